@@ -1,0 +1,83 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { symbols } from '@adonisjs/auth'
+import type { AuthClientResponse, GuardContract } from '@adonisjs/auth/types'
+import User from '#models/user'
+import adminAuthConfig from '#config/admin_auth'
+import { signAdminToken, verifyAdminToken } from '#auth/jwt'
+import { type AccessSnapshot, loadAccessSnapshot } from '#auth/access_snapshot'
+import { unauthorized } from '#exceptions/api_exception'
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
+
+/**
+ * Authenticates administrators by `Authorization: Bearer <jwt>`.
+ *
+ * Per request, in this order: size and shape of the header (before any crypto) -> JWT verify ->
+ * load the account (1 query) -> reject a missing or disabled account or a tokenVersion that no
+ * longer matches -> load the access snapshot (1 query). Two SQL round trips in all, and nothing
+ * cached between requests, so revocations apply to the very next request.
+ */
+export class JwtGuard implements GuardContract<User> {
+  declare [symbols.GUARD_KNOWN_EVENTS]: {}
+
+  readonly driverName = 'jwt' as const
+  authenticationAttempted = false
+  isAuthenticated = false
+  user?: User
+  /** The roles, menus and permission codes of `user`, loaded with it. */
+  access?: AccessSnapshot
+
+  constructor(private ctx: HttpContext) {}
+
+  async authenticate(): Promise<User> {
+    if (this.authenticationAttempted) {
+      return this.getUserOrFail()
+    }
+    this.authenticationAttempted = true
+
+    const header = this.ctx.request.header('authorization')
+    if (!header) throw unauthorized()
+    if (header.length > adminAuthConfig.jwt.maxHeaderLength) throw unauthorized('Invalid token')
+    const match = BEARER.exec(header)
+    if (!match) throw unauthorized('Invalid token')
+
+    const claims = await verifyAdminToken(match[1])
+    if (!claims) throw unauthorized('Invalid or expired token')
+
+    const user = await User.find(claims.userId)
+    if (!user || !user.isEnabled || user.tokenVersion !== claims.tokenVersion) {
+      throw unauthorized('Session is no longer valid, sign in again')
+    }
+
+    this.access = await loadAccessSnapshot(user.id)
+    this.user = user
+    this.isAuthenticated = true
+    return user
+  }
+
+  async check(): Promise<boolean> {
+    try {
+      await this.authenticate()
+      return true
+    } catch (error) {
+      if (error instanceof Error && (error as any).status === 401) return false
+      throw error
+    }
+  }
+
+  getUserOrFail(): User {
+    if (!this.user) throw unauthorized()
+    return this.user
+  }
+
+  getAccessOrFail(): AccessSnapshot {
+    if (!this.access) throw unauthorized()
+    return this.access
+  }
+
+  /** Used by the Japa api client (`loginAs(user)`): a real signed token for the user's current version. */
+  async authenticateAsClient(user: User): Promise<AuthClientResponse> {
+    const { token } = await signAdminToken(user.id, user.tokenVersion)
+    return { headers: { authorization: `Bearer ${token}` } }
+  }
+}

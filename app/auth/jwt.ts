@@ -1,0 +1,54 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
+import adminAuthConfig from '#config/admin_auth'
+
+export type AdminTokenClaims = { userId: number; tokenVersion: number }
+
+const key = new TextEncoder().encode(adminAuthConfig.jwt.secret)
+const { issuer, audience, ttl } = adminAuthConfig.jwt
+
+/**
+ * The admin JWT carries only the account id (`sub`) and the account's `tokenVersion`; roles,
+ * menus and permissions are re-read from the database on every request.
+ */
+export async function signAdminToken(userId: number, tokenVersion: number) {
+  const token = await new SignJWT({ tokenVersion })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(String(userId))
+    .setIssuer(issuer)
+    .setAudience(audience)
+    .setIssuedAt()
+    .setExpirationTime(`${ttl}s`)
+    .sign(key)
+  return { token, tokenType: 'Bearer' as const, expiresIn: ttl }
+}
+
+/**
+ * Verifies signature (HS256 only: `none`, RS*, ES* and friends are refused), `exp`, `iat`, `iss`
+ * and `aud`, and the shape of `sub` and `tokenVersion`. Returns null for any invalid token.
+ * Header fields such as kid/jku/jwk are never used to pick a key.
+ */
+export async function verifyAdminToken(token: string): Promise<AdminTokenClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      issuer,
+      audience,
+      typ: 'JWT',
+      requiredClaims: ['sub', 'exp', 'iat', 'tokenVersion'],
+    })
+    const userId = Number(payload.sub)
+    const tokenVersion = payload.tokenVersion
+    if (!Number.isSafeInteger(userId) || userId <= 0 || String(userId) !== payload.sub) return null
+    if (
+      typeof tokenVersion !== 'number' ||
+      !Number.isSafeInteger(tokenVersion) ||
+      tokenVersion < 0
+    ) {
+      return null
+    }
+    return { userId, tokenVersion }
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError) return null
+    throw error
+  }
+}

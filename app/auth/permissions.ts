@@ -1,0 +1,139 @@
+/**
+ * The permission catalogue: every code a route may declare. The seeder creates a button node for
+ * each one, and a test walks the router to check that every /api/admin route declares a code
+ * from this list.
+ */
+export const PERMISSIONS = {
+  user: {
+    list: 'system:user:list',
+    create: 'system:user:create',
+    update: 'system:user:update',
+    delete: 'system:user:delete',
+    resetPassword: 'system:user:reset-password',
+    assignRoles: 'system:user:assign-roles',
+  },
+  role: {
+    list: 'system:role:list',
+    create: 'system:role:create',
+    update: 'system:role:update',
+    delete: 'system:role:delete',
+    assignMenus: 'system:role:assign-menus',
+  },
+  menu: {
+    list: 'system:menu:list',
+    create: 'system:menu:create',
+    update: 'system:menu:update',
+    delete: 'system:menu:delete',
+  },
+  article: {
+    list: 'content:article:list',
+    create: 'content:article:create',
+    update: 'content:article:update',
+    delete: 'content:article:delete',
+    publish: 'content:article:publish',
+  },
+} as const
+
+type Leaves<T> = T extends string ? T : { [K in keyof T]: Leaves<T[K]> }[keyof T]
+export type PermissionCode = Leaves<typeof PERMISSIONS>
+
+export const ALL_PERMISSION_CODES: readonly PermissionCode[] = Object.values(PERMISSIONS).flatMap(
+  (group) => Object.values(group)
+)
+
+export function isPermissionCode(code: string): code is PermissionCode {
+  return (ALL_PERMISSION_CODES as readonly string[]).includes(code)
+}
+
+/** Human-readable names of the button nodes the seeder creates. */
+const ACTION_NAMES: Record<string, string> = {
+  'list': 'Query',
+  'create': 'Create',
+  'update': 'Edit',
+  'delete': 'Delete',
+  'reset-password': 'Reset password',
+  'assign-roles': 'Assign roles',
+  'assign-menus': 'Assign menus',
+  'publish': 'Publish',
+}
+
+export type MenuSeed = {
+  name: string
+  type: 'directory' | 'menu' | 'button'
+  path?: string
+  component?: string
+  icon?: string
+  permission?: string
+  sort: number
+  children?: MenuSeed[]
+}
+
+function buttons(group: Record<string, string>): MenuSeed[] {
+  return Object.values(group).map((code, index) => ({
+    name: ACTION_NAMES[code.split(':').pop()!] ?? code,
+    type: 'button' as const,
+    permission: code,
+    sort: index + 1,
+  }))
+}
+
+/**
+ * The base menu tree: System -> Users, Roles, Menus; Content -> Articles, each page with a button
+ * node per permission code.
+ */
+export const BASE_MENU_TREE: MenuSeed[] = [
+  {
+    name: 'System',
+    type: 'directory',
+    path: '/system',
+    icon: 'setting',
+    sort: 1,
+    children: [
+      {
+        name: 'Users',
+        type: 'menu',
+        path: 'users',
+        component: 'system/user/index',
+        icon: 'user',
+        sort: 1,
+        children: buttons(PERMISSIONS.user),
+      },
+      {
+        name: 'Roles',
+        type: 'menu',
+        path: 'roles',
+        component: 'system/role/index',
+        icon: 'peoples',
+        sort: 2,
+        children: buttons(PERMISSIONS.role),
+      },
+      {
+        name: 'Menus',
+        type: 'menu',
+        path: 'menus',
+        component: 'system/menu/index',
+        icon: 'tree-table',
+        sort: 3,
+        children: buttons(PERMISSIONS.menu),
+      },
+    ],
+  },
+  {
+    name: 'Content',
+    type: 'directory',
+    path: '/content',
+    icon: 'documentation',
+    sort: 2,
+    children: [
+      {
+        name: 'Articles',
+        type: 'menu',
+        path: 'articles',
+        component: 'content/article/index',
+        icon: 'edit',
+        sort: 1,
+        children: buttons(PERMISSIONS.article),
+      },
+    ],
+  },
+]

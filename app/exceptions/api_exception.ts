@@ -1,0 +1,56 @@
+import { Exception } from '@adonisjs/core/exceptions'
+
+/**
+ * An error the API answers on purpose. The handler renders every one of them as
+ * `{ errors: [{ code, message }] }` with its status; see DESIGN.md for the table of codes.
+ */
+export class ApiException extends Exception {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    public headers?: Record<string, string>
+  ) {
+    super(message, { status, code })
+  }
+}
+
+export const unauthorized = (message = 'Authentication required') =>
+  new ApiException(401, 'E_UNAUTHORIZED', message)
+
+export const invalidCredentials = () =>
+  new ApiException(401, 'E_INVALID_CREDENTIALS', 'Invalid account or password')
+
+export const forbidden = (message = 'You do not have permission to perform this action') =>
+  new ApiException(403, 'E_FORBIDDEN', message)
+
+export const notFound = (message = 'Resource not found') =>
+  new ApiException(404, 'E_NOT_FOUND', message)
+
+export const conflict = (message: string) => new ApiException(409, 'E_CONFLICT', message)
+
+export const captchaFailed = () =>
+  new ApiException(400, 'E_CAPTCHA_FAILED', 'Captcha verification failed, fetch a new challenge')
+
+export const captchaTokenInvalid = () =>
+  new ApiException(
+    400,
+    'E_CAPTCHA_TOKEN_INVALID',
+    'The captcha credential is missing, expired or already used'
+  )
+
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new ApiException(429, 'E_TOO_MANY_REQUESTS', 'Too many requests, try again later', {
+    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  })
+
+/** A validation failure raised by business code (not by VineJS), rendered like a 422 from VineJS. */
+export class FieldError extends Exception {
+  constructor(
+    public field: string,
+    message: string,
+    public rule = 'invalid'
+  ) {
+    super(message, { status: 422, code: 'E_VALIDATION_ERROR' })
+  }
+}

@@ -1,0 +1,178 @@
+import { errors as vineErrors } from '@vinejs/vine'
+import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
+import { ApiException, FieldError } from '#exceptions/api_exception'
+
+type ErrorEntry = { code: string; message: string; field?: string; rule?: string }
+type Rendered = { status: number; errors: ErrorEntry[]; headers?: Record<string, string> }
+
+/** Default code per status for errors raised by the framework and its packages. */
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'E_BAD_REQUEST',
+  401: 'E_UNAUTHORIZED',
+  403: 'E_FORBIDDEN',
+  404: 'E_NOT_FOUND',
+  405: 'E_METHOD_NOT_ALLOWED',
+  409: 'E_CONFLICT',
+  413: 'E_PAYLOAD_TOO_LARGE',
+  415: 'E_UNSUPPORTED_MEDIA_TYPE',
+  422: 'E_VALIDATION_ERROR',
+  429: 'E_TOO_MANY_REQUESTS',
+}
+
+/** Unique-constraint violations (a race lost after the service's own check): answered 409. */
+const UNIQUE_VIOLATIONS = new Set([
+  '23505',
+  'SQLITE_CONSTRAINT_UNIQUE',
+  'SQLITE_CONSTRAINT_PRIMARYKEY',
+])
+
+/** Errors that mean the data store cannot be reached right now: answered 503, not 500. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  '57P01', // admin_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08003',
+  '08006',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+])
+
+/**
+ * Every error leaves in the contract of DESIGN.md: `{ errors: [{ code, message, field?, rule? }] }`.
+ * 5xx bodies never carry SQL, stack traces or driver messages; the details go to the log with
+ * the request id.
+ */
+export default class HttpExceptionHandler extends ExceptionHandler {
+  protected debug = false
+
+  async handle(error: unknown, ctx: HttpContext) {
+    const rendered = this.render(error)
+    if (rendered.status >= 500) {
+      ctx.logger.error(
+        {
+          err: error,
+          requestId: ctx.request.id(),
+          method: ctx.request.method(),
+          url: ctx.request.url(),
+        },
+        rendered.status === 503 ? 'data store unavailable' : 'unhandled error'
+      )
+    }
+    for (const [name, value] of Object.entries(rendered.headers ?? {})) {
+      ctx.response.header(name, value)
+    }
+    ctx.response.header('Cache-Control', 'no-store')
+    ctx.response.status(rendered.status).send({ errors: rendered.errors })
+  }
+
+  /** Logging happens in handle(), once, with the request id; nothing else to report. */
+  async report() {}
+
+  protected render(error: unknown): Rendered {
+    if (error instanceof ApiException) {
+      return {
+        status: error.status,
+        errors: [{ code: error.code!, message: error.message }],
+        headers: error.headers,
+      }
+    }
+    if (error instanceof vineErrors.E_VALIDATION_ERROR) {
+      return { status: 422, errors: this.validationEntries(error.messages) }
+    }
+    if (error instanceof FieldError) {
+      return {
+        status: 422,
+        errors: [
+          {
+            code: 'E_VALIDATION_ERROR',
+            message: error.message,
+            field: error.field,
+            rule: error.rule,
+          },
+        ],
+      }
+    }
+
+    const err = (error ?? {}) as {
+      status?: number
+      code?: string
+      message?: string
+      errno?: string
+    }
+    if (err.code === 'E_TOO_MANY_REQUESTS') {
+      const retryAfter = (error as any).response?.availableIn ?? 60
+      return {
+        status: 429,
+        errors: [{ code: 'E_TOO_MANY_REQUESTS', message: 'Too many requests, try again later' }],
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) },
+      }
+    }
+    if (err.code === 'E_ROW_NOT_FOUND') {
+      return { status: 404, errors: [{ code: 'E_NOT_FOUND', message: 'Resource not found' }] }
+    }
+    if (err.code && UNIQUE_VIOLATIONS.has(err.code)) {
+      return {
+        status: 409,
+        errors: [{ code: 'E_CONFLICT', message: 'The value is already taken' }],
+      }
+    }
+    if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
+      return {
+        status: err.status,
+        errors: [
+          { code: CODE_BY_STATUS[err.status] ?? 'E_BAD_REQUEST', message: this.clientMessage(err) },
+        ],
+      }
+    }
+    if (this.isUnavailable(error)) {
+      return {
+        status: 503,
+        errors: [{ code: 'E_UNAVAILABLE', message: 'The service is temporarily unavailable' }],
+      }
+    }
+    return { status: 500, errors: [{ code: 'E_INTERNAL', message: 'Internal server error' }] }
+  }
+
+  protected validationEntries(messages: unknown): ErrorEntry[] {
+    const list = Array.isArray(messages) ? messages : []
+    return list.map((entry: { field: string; message: string; rule: string }) => ({
+      code: 'E_VALIDATION_ERROR',
+      message: entry.message,
+      field: entry.field,
+      rule: entry.rule,
+    }))
+  }
+
+  /** Framework 4xx messages are safe to show, except the JSON parser's, which echo input. */
+  protected clientMessage(err: { status?: number; message?: string }) {
+    if (err.status === 400 && err instanceof SyntaxError) return 'Malformed JSON body'
+    if (err.status === 404) return 'Resource not found'
+    if (err.status === 413) return 'Request body too large'
+    return err.message ?? 'Bad request'
+  }
+
+  protected isUnavailable(error: unknown): boolean {
+    const seen = new Set<unknown>()
+    let current: any = error
+    while (current && !seen.has(current)) {
+      seen.add(current)
+      if (typeof current.code === 'string' && UNAVAILABLE_CODES.has(current.code)) return true
+      const message = String(current.message ?? '')
+      if (
+        /Connection terminated|timeout exceeded when trying to connect|Knex: Timeout acquiring/i.test(
+          message
+        )
+      ) {
+        return true
+      }
+      current = current.cause
+    }
+    return false
+  }
+}

@@ -1,0 +1,45 @@
+import { DateTime } from 'luxon'
+import { BaseModel, column, manyToMany } from '@adonisjs/lucid/orm'
+import type { ManyToMany } from '@adonisjs/lucid/types/relations'
+import Menu from '#models/menu'
+
+export type RoleStatus = 'enabled' | 'disabled'
+
+/** Code of the seeded, system-protected role that holds every permission implicitly. */
+export const SUPER_ADMIN_ROLE = 'super_admin'
+
+export default class Role extends BaseModel {
+  @column({ isPrimary: true })
+  declare id: number
+
+  @column()
+  declare code: string
+
+  @column()
+  declare name: string
+
+  @column()
+  declare status: RoleStatus
+
+  @column({ consume: (value) => Boolean(value) })
+  declare isSystem: boolean
+
+  @column()
+  declare sort: number
+
+  @column()
+  declare remark: string | null
+
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
+
+  @manyToMany(() => Menu, { pivotTable: 'role_menus', pivotTimestamps: false })
+  declare menus: ManyToMany<typeof Menu>
+
+  get isSuperAdmin() {
+    return this.code === SUPER_ADMIN_ROLE
+  }
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto'
+import hash from '@adonisjs/core/services/hash'
+import db from '@adonisjs/lucid/services/db'
+import User from '#models/user'
+import Role, { SUPER_ADMIN_ROLE } from '#models/role'
+import { assertPasswordPolicy } from '#services/password_policy'
+
+/** A random password that passes the policy: 18 characters from 13 random bytes. */
+export function generatePassword() {
+  return randomBytes(13).toString('base64url').slice(0, 16) + 'a1'
+}
+
+/**
+ * Sets a new password and increments tokenVersion in the same UPDATE, so every JWT issued before
+ * is rejected on its next request. Used by `PUT /api/auth/password`, the admin reset endpoint and
+ * `node ace user:reset-password`.
+ */
+export async function setPassword(user: User, password: string) {
+  assertPasswordPolicy(password, user.account)
+  user.password = await hash.make(password)
+  user.tokenVersion = user.tokenVersion + 1
+  await user.save()
+  return user
+}
+
+/**
+ * Creates a super administrator (used by the seeder and `node ace user:create --super-admin`),
+ * user and role link in one transaction.
+ */
+export async function createSuperAdmin(
+  account: string,
+  password: string,
+  nickname = 'Administrator'
+) {
+  assertPasswordPolicy(password, account)
+  const digest = await hash.make(password)
+  return db.transaction(async (trx) => {
+    const role = await Role.findByOrFail('code', SUPER_ADMIN_ROLE, { client: trx })
+    const user = await User.create(
+      { account, nickname, password: digest, status: 'enabled', tokenVersion: 0 },
+      { client: trx }
+    )
+    await user.related('roles').attach([role.id], trx)
+    return user
+  })
+}

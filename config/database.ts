@@ -1,0 +1,49 @@
+import env from '#start/env'
+import app from '@adonisjs/core/services/app'
+import { defineConfig } from '@adonisjs/lucid'
+
+const migrations = { naturalSort: true, paths: ['database/migrations'] }
+// Models are written by hand (app/models); no generated database/schema.ts.
+const schemaGeneration = { enabled: false }
+
+const dbConfig = defineConfig({
+  connection: env.get('DB_CONNECTION', 'sqlite'),
+  connections: {
+    sqlite: {
+      client: 'better-sqlite3',
+      connection: {
+        filename: app.makePath(env.get('SQLITE_FILE', 'tmp/db.sqlite3')),
+      },
+      useNullAsDefault: true,
+      // SQLite leaves foreign keys off unless asked; WAL + busy_timeout let a second process
+      // (another instance, an ace command) write without "database is locked" errors.
+      pool: {
+        afterCreate: (conn: any, done: (error: Error | null, conn: any) => void) => {
+          conn.pragma('foreign_keys = ON')
+          conn.pragma('journal_mode = WAL')
+          conn.pragma('busy_timeout = 5000')
+          done(null, conn)
+        },
+      },
+      migrations,
+      schemaGeneration,
+      seeders: { paths: ['database/seeders'] },
+    },
+    pg: {
+      client: 'pg',
+      connection: {
+        host: env.get('PG_HOST', '127.0.0.1'),
+        port: env.get('PG_PORT', 5432),
+        user: env.get('PG_USER', 'postgres'),
+        password: env.get('PG_PASSWORD', ''),
+        database: env.get('PG_DB_NAME', 'adonis_rbac'),
+      },
+      pool: { min: 0, max: 10 },
+      migrations,
+      schemaGeneration,
+      seeders: { paths: ['database/seeders'] },
+    },
+  },
+})
+
+export default dbConfig

@@ -1,0 +1,20 @@
+import env from '#start/env'
+import { defineConfig, stores } from '@adonisjs/limiter'
+
+/**
+ * The database store (table rate_limits) is the default so that every instance on one database
+ * shares the counters. `memory` is for a single process only.
+ */
+const limiterConfig = defineConfig({
+  default: env.get('LIMITER_STORE', 'database'),
+  stores: {
+    database: stores.database({ tableName: 'rate_limits', clearExpiredByTimeout: false }),
+    memory: stores.memory({}),
+  },
+})
+
+export default limiterConfig
+
+declare module '@adonisjs/limiter/types' {
+  export interface LimitersList extends InferLimiters<typeof limiterConfig> {}
+}

@@ -1,0 +1,33 @@
+import { BaseSeeder } from '@adonisjs/lucid/seeders'
+import env from '#start/env'
+import User from '#models/user'
+import { createSuperAdmin, generatePassword } from '#services/admin_account_service'
+
+/**
+ * The first administrator, holding the super-admin role. Account from ADMIN_ACCOUNT (default
+ * "admin"), password from ADMIN_PASSWORD; without one, a random password is generated and printed
+ * once. There is no default password. Does nothing when the account already exists.
+ */
+export default class AdminSeeder extends BaseSeeder {
+  async run() {
+    const account = env.get('ADMIN_ACCOUNT') || 'admin'
+    if (await User.findBy('account', account)) {
+      this.print(
+        `Administrator "${account}" already exists (reset its password with: node ace user:reset-password ${account})`
+      )
+      return
+    }
+    const given = env.get('ADMIN_PASSWORD')
+    const password = given || generatePassword()
+    await createSuperAdmin(account, password)
+    this.print(
+      given
+        ? `Created administrator "${account}" with the password from ADMIN_PASSWORD`
+        : `Created administrator — account: ${account}  password: ${password}  (shown once; store it now)`
+    )
+  }
+
+  private print(line: string) {
+    if (env.get('NODE_ENV') !== 'test') process.stdout.write(`\n  ${line}\n\n`)
+  }
+}

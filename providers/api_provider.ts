@@ -1,0 +1,59 @@
+import { Settings } from 'luxon'
+import { HttpContext } from '@adonisjs/core/http'
+import { BaseSerializer } from '@adonisjs/core/transformers'
+
+/** Pagination block of every paged list (DESIGN.md: `meta: { total, pageNum, pageSize, lastPage }`). */
+export type PageMeta = { total: number; pageNum: number; pageSize: number; lastPage: number }
+
+export function pageMeta(total: number, pageNum: number, pageSize: number): PageMeta {
+  return { total, pageNum, pageSize, lastPage: Math.max(1, Math.ceil(total / pageSize)) }
+}
+
+/**
+ * Success bodies are `{ data }`; paginated ones `{ data, meta }`.
+ */
+class ApiSerializer extends BaseSerializer<{ Wrap: 'data'; PaginationMetaData: PageMeta }> {
+  wrap: 'data' = 'data'
+
+  definePaginationMetaData(metaData: unknown): PageMeta {
+    const meta = metaData as PageMeta
+    if (!meta || typeof meta.total !== 'number' || typeof meta.pageNum !== 'number') {
+      throw new Error('Pagination metadata must be built with pageMeta()')
+    }
+    return {
+      total: meta.total,
+      pageNum: meta.pageNum,
+      pageSize: meta.pageSize,
+      lastPage: meta.lastPage,
+    }
+  }
+
+  /** The transformers package names the block `metadata`; the contract says `meta`. */
+  async serializeResponse(value: any, resolver: any) {
+    const body: any = await this.serialize(value, resolver)
+    if (body && typeof body === 'object' && 'metadata' in body) {
+      const { metadata, ...rest } = body
+      return { ...rest, meta: metadata }
+    }
+    return body
+  }
+}
+
+declare module '@adonisjs/core/http' {
+  export interface HttpContext {
+    serialize: (value: any) => Promise<any>
+  }
+}
+
+const serializer = new ApiSerializer()
+
+HttpContext.instanceProperty('serialize', function (this: HttpContext, value: any): Promise<any> {
+  return serializer.serializeResponse(value, this.containerResolver)
+})
+
+export default class ApiProvider {
+  /** Dates are stored and compared in UTC whatever the host's zone. */
+  register() {
+    Settings.defaultZone = 'utc'
+  }
+}

@@ -1,0 +1,74 @@
+/*
+| Environment variables are validated here, at boot: the app refuses to start on a bad value.
+| Every variable is documented in .env.example.
+*/
+import { Env } from '@adonisjs/core/env'
+
+/**
+ * HS256 is only as strong as its key: refuse to boot with a missing or short JWT_SECRET rather
+ * than sign tokens an attacker could brute-force.
+ */
+function jwtSecret(key: string, value?: string): string {
+  if (!value || Buffer.byteLength(value, 'utf8') < 32) {
+    throw new Error(
+      `Invalid value for "${key}": it must be at least 32 bytes of random data ` +
+        `(generate one with: node -e "console.log(require('crypto').randomBytes(48).toString('base64url'))")`
+    )
+  }
+  return value
+}
+
+export default await Env.create(new URL('../', import.meta.url), {
+  NODE_ENV: Env.schema.enum(['development', 'production', 'test'] as const),
+  PORT: Env.schema.number(),
+  HOST: Env.schema.string({ format: 'host' }),
+  APP_KEY: Env.schema.secret(),
+  LOG_LEVEL: Env.schema.enum([
+    'fatal',
+    'error',
+    'warn',
+    'info',
+    'debug',
+    'trace',
+    'silent',
+  ] as const),
+
+  /*
+  | Admin JWT
+  */
+  JWT_SECRET: jwtSecret,
+  JWT_TTL: Env.schema.string.optional(),
+  JWT_ISSUER: Env.schema.string.optional(),
+  JWT_AUDIENCE: Env.schema.string.optional(),
+
+  /*
+  | Database: SQLite (embedded default) or PostgreSQL (production)
+  */
+  DB_CONNECTION: Env.schema.enum.optional(['sqlite', 'pg'] as const),
+  SQLITE_FILE: Env.schema.string.optional(),
+  PG_HOST: Env.schema.string.optional({ format: 'host' }),
+  PG_PORT: Env.schema.number.optional(),
+  PG_USER: Env.schema.string.optional(),
+  PG_PASSWORD: Env.schema.string.optional(),
+  PG_DB_NAME: Env.schema.string.optional(),
+
+  /*
+  | CORS: comma-separated origins of the admin SPA (empty: no cross-origin access)
+  */
+  CORS_ORIGINS: Env.schema.string.optional(),
+
+  /*
+  | Rate limits and captcha
+  */
+  LIMITER_STORE: Env.schema.enum.optional(['database', 'memory'] as const),
+  LIMIT_CAPTCHA_PER_MINUTE: Env.schema.number.optional(),
+  LIMIT_LOGIN_FAILURES_PER_IP: Env.schema.number.optional(),
+  LIMIT_LOGIN_FAILURES_PER_ACCOUNT: Env.schema.number.optional(),
+  CAPTCHA_REQUIRE_TRACK: Env.schema.boolean.optional(),
+
+  /*
+  | First administrator created by `node ace db:seed`
+  */
+  ADMIN_ACCOUNT: Env.schema.string.optional(),
+  ADMIN_PASSWORD: Env.schema.string.optional(),
+})

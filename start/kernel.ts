@@ -1,0 +1,33 @@
+/*
+| HTTP kernel: the error handler and the middleware stacks.
+*/
+import router from '@adonisjs/core/services/router'
+import server from '@adonisjs/core/services/server'
+
+server.errorHandler(() => import('#exceptions/handler'))
+
+/**
+ * Run on every request, even when no route matches (so a 404 is JSON too).
+ */
+server.use([
+  () => import('#middleware/force_json_response_middleware'),
+  () => import('#middleware/container_bindings_middleware'),
+  () => import('@adonisjs/cors/cors_middleware'),
+])
+
+/**
+ * Run on every request that matched a route.
+ */
+router.use([
+  () => import('@adonisjs/core/bodyparser_middleware'),
+  () => import('@adonisjs/auth/initialize_auth_middleware'),
+])
+
+/**
+ * Assigned per route: `auth` authenticates the admin JWT (and loads the access snapshot),
+ * `can` declares the permission code a route requires.
+ */
+export const middleware = router.named({
+  auth: () => import('#middleware/auth_middleware'),
+  can: () => import('#middleware/permission_middleware'),
+})

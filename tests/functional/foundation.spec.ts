@@ -1,0 +1,134 @@
+import { test } from '@japa/runner'
+import { spawnSync } from 'node:child_process'
+import db from '@adonisjs/lucid/services/db'
+import app from '@adonisjs/core/services/app'
+import testUtils from '@adonisjs/core/services/test_utils'
+import Role from '#models/role'
+import Menu from '#models/menu'
+import User from '#models/user'
+import { ALL_PERMISSION_CODES } from '#auth/permissions'
+import { resetDatabase } from '#tests/helpers/database'
+import { freePort, startAppProcess } from '#tests/helpers/app_process'
+
+test.group('Foundation: health and the error contract', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  test('GET /api/health answers 200 after a real query', async ({ client }) => {
+    const response = await client.get('/api/health')
+    response.assertStatus(200)
+    response.assertBodyContains({ data: { status: 'ok', database: { status: 'up' } } })
+  })
+
+  test('an unknown route is a 404 in the error contract', async ({ client, assert }) => {
+    const response = await client.get('/api/does-not-exist')
+    response.assertStatus(404)
+    assert.deepEqual(response.body(), {
+      errors: [{ code: 'E_NOT_FOUND', message: 'Resource not found' }],
+    })
+  })
+
+  test('a database failure on readiness is a 5xx in the error contract, without SQL', async ({
+    assert,
+  }) => {
+    // A real app process whose database cannot be reached: PostgreSQL on a port nothing listens on.
+    const port = await freePort()
+    const instance = await startAppProcess({ DB_CONNECTION: 'pg', PG_PORT: String(port) })
+    try {
+      const response = await fetch(`${instance.url}/api/health`)
+      const body = await response.json()
+      assert.equal(response.status, 503)
+      assert.deepEqual(body, {
+        errors: [{ code: 'E_UNAVAILABLE', message: 'The service is temporarily unavailable' }],
+      })
+      assert.notInclude(JSON.stringify(body), 'select')
+      assert.notInclude(JSON.stringify(body), String(port))
+    } finally {
+      await instance.stop()
+    }
+  }).timeout(60_000)
+
+  test('malformed JSON is a 400 in the error contract', async ({ client, assert }) => {
+    const response = await client
+      .post('/api/health')
+      .header('content-type', 'application/json')
+      .dumpBody()
+    assert.oneOf(response.status(), [400, 404, 405])
+    assert.property(response.body(), 'errors')
+  })
+})
+
+test.group('Foundation: seeding', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  test('seeding creates the protected super-admin role, the menu tree and one administrator', async ({
+    assert,
+  }) => {
+    const role = await Role.findByOrFail('code', 'super_admin')
+    assert.isTrue(role.isSystem)
+    assert.equal(role.status, 'enabled')
+
+    const withCodes = await Menu.query().whereNotNull('permission')
+    const codes = withCodes.map((menu) => menu.permission)
+    assert.sameMembers(codes, [...ALL_PERMISSION_CODES])
+    const buttons = await Menu.query().where('type', 'button')
+    assert.lengthOf(buttons, ALL_PERMISSION_CODES.length)
+    const system = await Menu.query().where('name', 'System').whereNull('parent_id').firstOrFail()
+    const pages = await Menu.query().where('parent_id', system.id).orderBy('sort')
+    assert.deepEqual(
+      pages.map((page) => page.name),
+      ['Users', 'Roles', 'Menus']
+    )
+
+    const admins = await User.query().preload('roles')
+    assert.lengthOf(admins, 1)
+    assert.equal(admins[0].account, 'admin')
+    assert.deepEqual(
+      admins[0].roles.map((r) => r.code),
+      ['super_admin']
+    )
+    assert.match(admins[0].password, /^\$argon2id\$/)
+  })
+
+  test('seeding twice duplicates nothing', async ({ assert }) => {
+    const count = async (table: string) => {
+      const [row] = await db.from(table).count('* as total')
+      return Number(row.total)
+    }
+    const before = {
+      users: await count('users'),
+      roles: await count('roles'),
+      menus: await count('menus'),
+      userRoles: await count('user_roles'),
+    }
+    await testUtils.db().seed()
+    await testUtils.db().seed()
+    assert.deepEqual(
+      {
+        users: await count('users'),
+        roles: await count('roles'),
+        menus: await count('menus'),
+        userRoles: await count('user_roles'),
+      },
+      before
+    )
+  })
+})
+
+test.group('Foundation: configuration', () => {
+  test('the app refuses to boot with a JWT_SECRET shorter than 32 bytes', async ({ assert }) => {
+    const run = (secret: string) =>
+      spawnSync(process.execPath, ['ace', 'list:routes'], {
+        cwd: app.makePath(),
+        env: { ...process.env, NODE_ENV: 'test', JWT_SECRET: secret },
+        encoding: 'utf8',
+        timeout: 30_000,
+      })
+    const short = run('too-short-secret')
+    assert.notEqual(short.status, 0)
+    assert.include(short.stdout + short.stderr, 'JWT_SECRET')
+    assert.include(short.stdout + short.stderr, 'at least 32 bytes')
+
+    const good = run('a-secret-that-is-long-enough-for-hs256-0123456789')
+    assert.equal(good.status, 0, good.stderr)
+  }).timeout(60_000)
+})

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import app from '@adonisjs/core/services/app'
+
+export type AppProcess = {
+  url: string
+  port: number
+  child: ChildProcess
+  output: () => string
+  stop: () => Promise<void>
+}
+
+/** A free loopback port. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+    server.on('error', reject)
+  })
+}
+
+/**
+ * Starts the real HTTP server in a separate process (bin/server.ts through the TypeScript loader)
+ * with extra environment variables, and waits until it answers. Used for configuration, fault
+ * and multi-instance tests.
+ */
+export async function startAppProcess(extraEnv: Record<string, string>): Promise<AppProcess> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', '@poppinss/ts-exec', 'bin/server.ts'], {
+    cwd: app.makePath(),
+    env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  child.stderr!.on('data', (chunk) => (output += chunk))
+  const url = `http://127.0.0.1:${port}`
+  const stop = async () => {
+    if (child.exitCode !== null) return
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve())
+      child.kill('SIGTERM')
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref()
+    })
+  }
+
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`app process exited early:\n${output}`)
+    try {
+      await fetch(`${url}/api/__ready__`)
+      return { url, port, child, output: () => output, stop }
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+  await stop()
+  throw new Error(`app process did not start in 30 s:\n${output}`)
+}

@@ -1,0 +1,4 @@
+/*
+| Routes of the admin module (see start/routes.ts).
+*/
+export {}

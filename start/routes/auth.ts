@@ -1,0 +1,4 @@
+/*
+| Routes of the auth module (see start/routes.ts).
+*/
+export {}

@@ -1,0 +1,4 @@
+/*
+| Routes of the public module (see start/routes.ts).
+*/
+export {}

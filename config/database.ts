@@ -5,6 +5,8 @@ import { defineConfig } from '@adonisjs/lucid'
 const migrations = { naturalSort: true, paths: ['database/migrations'] }
 // Models are written by hand (app/models); no generated database/schema.ts.
 const schemaGeneration = { enabled: false }
+// Emit a `db:query` event per query: used by the tests and the benchmark to count round trips.
+const debug = app.inTest || env.get('DB_QUERY_EVENTS', false)
 
 const dbConfig = defineConfig({
   connection: env.get('DB_CONNECTION', 'sqlite'),
@@ -25,6 +27,7 @@ const dbConfig = defineConfig({
           done(null, conn)
         },
       },
+      debug,
       migrations,
       schemaGeneration,
       seeders: { paths: ['database/seeders'] },
@@ -39,6 +42,7 @@ const dbConfig = defineConfig({
         database: env.get('PG_DB_NAME', 'adonis_rbac'),
       },
       pool: { min: 0, max: 10 },
+      debug,
       migrations,
       schemaGeneration,
       seeders: { paths: ['database/seeders'] },

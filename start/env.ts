@@ -46,6 +46,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   */
   DB_CONNECTION: Env.schema.enum.optional(['sqlite', 'pg'] as const),
   SQLITE_FILE: Env.schema.string.optional(),
+  DB_QUERY_EVENTS: Env.schema.boolean.optional(),
   PG_HOST: Env.schema.string.optional({ format: 'host' }),
   PG_PORT: Env.schema.number.optional(),
   PG_USER: Env.schema.string.optional(),

@@ -15,8 +15,8 @@ export function generatePassword() {
  * is rejected on its next request. Used by `PUT /api/auth/password`, the admin reset endpoint and
  * `node ace user:reset-password`.
  */
-export async function setPassword(user: User, password: string) {
-  assertPasswordPolicy(password, user.account)
+export async function setPassword(user: User, password: string, field = 'password') {
+  assertPasswordPolicy(password, user.account, field)
   user.password = await hash.make(password)
   user.tokenVersion = user.tokenVersion + 1
   await user.save()

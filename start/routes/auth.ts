@@ -1,4 +1,22 @@
 /*
-| Routes of the auth module (see start/routes.ts).
+| Administrator authentication (see start/routes.ts). Captcha and login are rate limited inside
+| their controllers/services (per IP, and per account for login).
 */
-export {}
+import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
+import { middleware } from '#start/kernel'
+
+router
+  .group(() => {
+    router.get('captcha', [controllers.auth.Captcha, 'show']).as('captcha.show')
+    router.post('captcha/verify', [controllers.auth.Captcha, 'verify']).as('captcha.verify')
+    router.post('login', [controllers.auth.Session, 'store']).as('login')
+    router
+      .group(() => {
+        router.get('me', [controllers.auth.Me, 'show']).as('me')
+        router.put('password', [controllers.auth.Password, 'update']).as('password.update')
+      })
+      .use(middleware.auth())
+  })
+  .prefix('/api/auth')
+  .as('auth')

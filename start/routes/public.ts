@@ -1,4 +1,13 @@
 /*
-| Routes of the public module (see start/routes.ts).
+| Routes of the public module (see start/routes.ts). No auth middleware: these endpoints never
+| look at the admin JWT, so a missing or bad Authorization header changes nothing.
 */
-export {}
+import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
+
+router
+  .group(() => {
+    router.get('articles', [controllers.public.Articles, 'index']).as('public.articles.index')
+    router.get('articles/:slug', [controllers.public.Articles, 'show']).as('public.articles.show')
+  })
+  .prefix('/api')

@@ -1,0 +1,32 @@
+import vine from '@vinejs/vine'
+import { PASSWORD_MAX } from '#services/password_policy'
+
+/** Opaque random identifiers and tokens are base64url. */
+const opaque = () =>
+  vine
+    .string()
+    .minLength(1)
+    .maxLength(128)
+    .regex(/^[A-Za-z0-9_-]+$/)
+
+export const captchaVerifyValidator = vine.create({
+  captchaId: opaque(),
+  x: vine.number().min(0).max(10_000),
+  track: vine
+    .array(vine.array(vine.number().min(-100_000).max(10_000_000)).fixedLength(3))
+    .maxLength(1000)
+    .optional(),
+})
+
+export const loginValidator = vine.create({
+  account: vine.string().trim().minLength(1).maxLength(64),
+  // Bounded so nobody makes the server hash megabytes; the policy maximum is the same.
+  password: vine.string().minLength(1).maxLength(PASSWORD_MAX),
+  // Optional here on purpose: a missing credential is a 400 E_CAPTCHA_TOKEN_INVALID, like an unknown one.
+  captchaToken: vine.string().maxLength(256).optional(),
+})
+
+export const changePasswordValidator = vine.create({
+  currentPassword: vine.string().minLength(1).maxLength(PASSWORD_MAX),
+  newPassword: vine.string().minLength(1).maxLength(PASSWORD_MAX),
+})

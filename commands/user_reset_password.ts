@@ -1,0 +1,60 @@
+import { BaseCommand, args, flags } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+
+/**
+ * node ace user:reset-password <account> [--password=...] [--generate]
+ *
+ * Sets a new password through the same service as the admin API (policy, argon2id) and
+ * increments tokenVersion, so every JWT of the account stops working on its next request.
+ * Without --password it prompts (hidden input); without a terminal, or with --generate, it
+ * generates a password and prints it once.
+ */
+export default class UserResetPassword extends BaseCommand {
+  static commandName = 'user:reset-password'
+  static description = 'Reset an administrator password and revoke every token of the account'
+  static options: CommandOptions = { startApp: true }
+
+  @args.string({ description: 'Account name' })
+  declare account: string
+
+  @flags.string({ description: 'The new password (avoid: it lands in shell history)' })
+  declare password?: string
+
+  @flags.boolean({ description: 'Generate a random password and print it once' })
+  declare generate?: boolean
+
+  async run() {
+    const { default: User } = await import('#models/user')
+    const { setPassword, generatePassword } = await import('#services/admin_account_service')
+
+    const user = await User.findBy('account', this.account)
+    if (!user) {
+      this.logger.error(`No administrator with account "${this.account}"`)
+      this.exitCode = 1
+      return
+    }
+
+    const interactive = Boolean(process.stdin.isTTY) && !this.generate && !this.password
+    const password = this.password
+      ? this.password
+      : interactive
+        ? await this.prompt.secure('New password')
+        : generatePassword()
+
+    try {
+      await setPassword(user, password)
+    } catch (error) {
+      if ((error as { code?: string }).code === 'E_VALIDATION_ERROR') {
+        this.logger.error((error as Error).message)
+        this.exitCode = 1
+        return
+      }
+      throw error
+    }
+
+    this.logger.success(`Password of "${user.account}" reset; every existing token is revoked`)
+    if (!this.password && !interactive) {
+      this.logger.info(`New password (shown once): ${password}`)
+    }
+  }
+}

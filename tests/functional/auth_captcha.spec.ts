@@ -1,0 +1,157 @@
+import { test } from '@japa/runner'
+import sharp from 'sharp'
+import db from '@adonisjs/lucid/services/db'
+import { resetDatabase } from '#tests/helpers/database'
+import { ADMIN_ACCOUNT, ADMIN_PASSWORD, challengeAnswer } from '#tests/helpers/auth'
+
+const FAILED = { errors: [{ code: 'E_CAPTCHA_FAILED', message: 'Captcha verification failed, fetch a new challenge' }] }
+
+/** A drag a person could have made: ~40 points over ~900 ms with a wobbling y, ending at x. */
+function humanTrack(x: number) {
+  const points: [number, number, number][] = []
+  for (let i = 0; i <= 40; i++) {
+    points.push([Math.round((x * i) / 40), 2 + (i % 3), i * 22])
+  }
+  return points
+}
+
+const decode = (dataUrl: string) => Buffer.from(dataUrl.split(',')[1], 'base64')
+
+test.group('Slider captcha', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  test('a challenge carries two decodable images, the piece row and sizes, never the answer', async ({
+    client,
+    assert,
+  }) => {
+    const response = await client.get('/api/auth/captcha')
+    response.assertStatus(200)
+    assert.equal(response.header('cache-control'), 'no-store')
+    const { data } = response.body()
+    assert.sameMembers(Object.keys(data), ['captchaId', 'backgroundImage', 'pieceImage', 'pieceY', 'width', 'height', 'pieceSize', 'expiresIn'])
+    assert.match(data.backgroundImage, /^data:image\/(webp|png);base64,/)
+
+    const background = await sharp(decode(data.backgroundImage)).metadata()
+    const piece = await sharp(decode(data.pieceImage)).metadata()
+    assert.equal(background.width, data.width)
+    assert.equal(background.height, data.height)
+    assert.equal(piece.width, data.pieceSize)
+    assert.equal(piece.height, data.pieceSize)
+    assert.isTrue(piece.hasAlpha)
+    assert.isAtMost(response.text().length, 25 * 1024, 'payload <= 25 KB')
+
+    const answer = await challengeAnswer(data.captchaId)
+    const text = response.text()
+    assert.notMatch(text, new RegExp(`"[a-zA-Z]*[xX]"\\s*:\\s*${answer}\\b`), 'no x field in the response')
+    assert.notProperty(data, 'x')
+    assert.notProperty(data, 'answerX')
+  })
+
+  test('the right x earns a one-time credential that logs in once', async ({ client, assert }) => {
+    const { data } = (await client.get('/api/auth/captcha')).body()
+    const x = await challengeAnswer(data.captchaId)
+    const verify = await client.post('/api/auth/captcha/verify').json({ captchaId: data.captchaId, x: x + 3, track: humanTrack(x + 3) })
+    verify.assertStatus(200)
+    assert.sameMembers(Object.keys(verify.body().data), ['captchaToken', 'expiresIn'])
+    const { captchaToken } = verify.body().data
+    assert.isAtLeast(Buffer.from(captchaToken, 'base64url').length, 16, '>= 128 bits')
+
+    // Stored hashed only: the table never holds the credential itself.
+    const rows = await db.from('captcha_tokens').select('token_hash')
+    assert.lengthOf(rows, 1)
+    assert.notEqual(rows[0].token_hash, captchaToken)
+
+    const login = await client.post('/api/auth/login').json({ account: ADMIN_ACCOUNT, password: ADMIN_PASSWORD, captchaToken })
+    login.assertStatus(200)
+    const again = await client.post('/api/auth/login').json({ account: ADMIN_ACCOUNT, password: ADMIN_PASSWORD, captchaToken })
+    again.assertStatus(400)
+  })
+
+  test('a wrong x is a 400 and kills the challenge: the right x after it fails too', async ({ client, assert }) => {
+    const { data } = (await client.get('/api/auth/captcha')).body()
+    const x = await challengeAnswer(data.captchaId)
+    const wrong = await client.post('/api/auth/captcha/verify').json({ captchaId: data.captchaId, x: x + 20 })
+    wrong.assertStatus(400)
+    assert.deepEqual(wrong.body(), FAILED)
+    const right = await client.post('/api/auth/captcha/verify').json({ captchaId: data.captchaId, x })
+    right.assertStatus(400)
+    assert.deepEqual(right.body(), FAILED)
+    const [count] = await db.from('captcha_tokens').count('* as total')
+    assert.equal(Number(count.total), 0)
+  })
+
+  test('a reused, expired or unknown challenge is a 400', async ({ client, assert }) => {
+    const first = (await client.get('/api/auth/captcha')).body().data
+    const x = await challengeAnswer(first.captchaId)
+    ;(await client.post('/api/auth/captcha/verify').json({ captchaId: first.captchaId, x })).assertStatus(200)
+    const reused = await client.post('/api/auth/captcha/verify').json({ captchaId: first.captchaId, x })
+    reused.assertStatus(400)
+    assert.deepEqual(reused.body(), FAILED)
+
+    const second = (await client.get('/api/auth/captcha')).body().data
+    const x2 = await challengeAnswer(second.captchaId)
+    await db.from('captcha_challenges').where('id', second.captchaId).update({ expires_at: Date.now() - 1 })
+    const expired = await client.post('/api/auth/captcha/verify').json({ captchaId: second.captchaId, x: x2 })
+    expired.assertStatus(400)
+    assert.deepEqual(expired.body(), FAILED)
+
+    const unknown = await client.post('/api/auth/captcha/verify').json({ captchaId: 'no-such-challenge', x: 10 })
+    unknown.assertStatus(400)
+  })
+
+  test('20 concurrent verifies of one challenge: at most one success', async ({ client, assert }) => {
+    const { data } = (await client.get('/api/auth/captcha')).body()
+    const x = await challengeAnswer(data.captchaId)
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => client.post('/api/auth/captcha/verify').json({ captchaId: data.captchaId, x }))
+    )
+    const successes = responses.filter((response) => response.status() === 200)
+    assert.lengthOf(successes, 1)
+    assert.isTrue(responses.every((response) => [200, 400].includes(response.status())))
+    const [count] = await db.from('captcha_tokens').count('* as total')
+    assert.equal(Number(count.total), 1)
+  })
+
+  test('an implausible track is refused: {name}')
+    .with([
+      { name: 'too fast', track: (x: number) => humanTrack(x).map(([a, b, t]) => [a, b, Math.floor(t / 10)]) },
+      { name: 'too few points', track: (x: number) => [[0, 1, 0], [x, 2, 800]] },
+      { name: 'time goes backwards', track: (x: number) => humanTrack(x).map(([a, b, t], i) => [a, b, i === 20 ? 0 : t]) },
+      { name: 'y constant', track: (x: number) => humanTrack(x).map(([a, , t]) => [a, 5, t]) },
+      { name: 'a jump over 50 px', track: (x: number) => [...humanTrack(10).slice(0, 20), ...humanTrack(x).slice(35).map(([a, b, t]) => [a, b, t + 500])] },
+      { name: 'ends far from x', track: (x: number) => humanTrack(x - 30) },
+    ])
+    .run(async ({ client }, row) => {
+      const { data } = (await client.get('/api/auth/captcha')).body()
+      const x = await challengeAnswer(data.captchaId)
+      const response = await client.post('/api/auth/captcha/verify').json({ captchaId: data.captchaId, x, track: row.track(x) })
+      response.assertStatus(400)
+    })
+
+  test('verify validates its request shape: {name}')
+    .with([
+      { name: 'missing x', body: { captchaId: 'abc' } },
+      { name: 'x not a number', body: { captchaId: 'abc', x: 'twelve' } },
+      { name: 'track points of the wrong length', body: { captchaId: 'abc', x: 3, track: [[1, 2]] } },
+      { name: 'captchaId with odd characters', body: { captchaId: "' OR 1=1 --", x: 3 } },
+    ])
+    .run(async ({ client, assert }, row) => {
+      const response = await client.post('/api/auth/captcha/verify').json(row.body)
+      response.assertStatus(422)
+      assert.equal(response.body().errors[0].code, 'E_VALIDATION_ERROR')
+    })
+
+  test('captcha endpoints are rate limited per IP with Retry-After', async ({ client, assert }) => {
+    let limited: Awaited<ReturnType<typeof client.get>> | undefined
+    for (let i = 0; i < 40 && !limited; i++) {
+      const response = await client.get('/api/auth/captcha')
+      if (response.status() === 429) limited = response
+      else response.assertStatus(200)
+    }
+    assert.exists(limited, 'a 429 arrived within 40 requests')
+    assert.equal(limited!.body().errors[0].code, 'E_TOO_MANY_REQUESTS')
+    assert.isAtLeast(Number(limited!.header('retry-after')), 1)
+    const verify = await client.post('/api/auth/captcha/verify').json({ captchaId: 'abc', x: 1 })
+    verify.assertStatus(429)
+  }).timeout(60_000)
+})

@@ -1,0 +1,121 @@
+import { test } from '@japa/runner'
+import { spawnSync } from 'node:child_process'
+import app from '@adonisjs/core/services/app'
+import hash from '@adonisjs/core/services/hash'
+import User from '#models/user'
+import { signAdminToken } from '#auth/jwt'
+import { resetDatabase } from '#tests/helpers/database'
+import { TEST_PASSWORD, createAdmin, freshCredential } from '#tests/helpers/auth'
+
+const NEW_PASSWORD = 'A-Brand-New-Passphrase-7'
+
+test.group('Password change and reset', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  test('changing the own password kills every older token and returns a fresh one', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createAdmin('changer')
+    const { token: older } = await signAdminToken(user.id, 0)
+    const { token: current } = await signAdminToken(user.id, 0)
+
+    const response = await client
+      .put('/api/auth/password')
+      .bearerToken(current)
+      .json({ currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD })
+    response.assertStatus(200)
+    const fresh = response.body().data.token
+    assert.isString(fresh)
+
+    await user.refresh()
+    assert.equal(user.tokenVersion, 1)
+    assert.isTrue(await hash.verify(user.password, NEW_PASSWORD))
+
+    ;(await client.get('/api/auth/me').bearerToken(older)).assertStatus(401)
+    ;(await client.get('/api/auth/me').bearerToken(current)).assertStatus(401)
+    ;(await client.get('/api/auth/me').bearerToken(fresh)).assertStatus(200)
+
+    const login = await client
+      .post('/api/auth/login')
+      .json({ account: 'changer', password: NEW_PASSWORD, captchaToken: await freshCredential() })
+    login.assertStatus(200)
+  })
+
+  test('{name} -> 422 and nothing changes')
+    .with([
+      { name: 'wrong current password', body: { currentPassword: 'Not-My-Password-1', newPassword: NEW_PASSWORD }, field: 'currentPassword' },
+      { name: 'too short', body: { currentPassword: TEST_PASSWORD, newPassword: 'Ab1-x' }, field: 'newPassword' },
+      { name: 'too long', body: { currentPassword: TEST_PASSWORD, newPassword: 'x'.repeat(129) }, field: 'newPassword' },
+      { name: 'the account name', body: { currentPassword: TEST_PASSWORD, newPassword: 'Changer.Account' }, field: 'newPassword', account: 'changer.account' },
+      { name: 'a common password', body: { currentPassword: TEST_PASSWORD, newPassword: 'password123' }, field: 'newPassword' },
+      { name: 'unchanged', body: { currentPassword: TEST_PASSWORD, newPassword: TEST_PASSWORD }, field: 'newPassword' },
+      { name: 'missing fields', body: {}, field: 'currentPassword' },
+    ])
+    .run(async ({ client, assert }, row) => {
+      const user = await createAdmin(row.account ?? 'changer')
+      const before = user.password
+      const response = await client.put('/api/auth/password').loginAs(user).json(row.body)
+      response.assertStatus(422)
+      assert.include(response.body().errors.map((e: { field: string }) => e.field), row.field)
+      await user.refresh()
+      assert.equal(user.tokenVersion, 0)
+      assert.equal(user.password, before)
+    })
+
+  test('password change needs a valid token', async ({ client }) => {
+    const response = await client
+      .put('/api/auth/password')
+      .json({ currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD })
+    response.assertStatus(401)
+  })
+
+  test('node ace user:reset-password revokes every token of the account', async ({ client, assert }) => {
+    const user = await createAdmin('resettable')
+    const { token } = await signAdminToken(user.id, 0)
+    ;(await client.get('/api/auth/me').bearerToken(token)).assertStatus(200)
+
+    const run = spawnSync(
+      process.execPath,
+      ['ace', 'user:reset-password', 'resettable', `--password=${NEW_PASSWORD}`],
+      { cwd: app.makePath(), env: { ...process.env, NODE_ENV: 'test' }, encoding: 'utf8', timeout: 60_000 }
+    )
+    assert.equal(run.status, 0, run.stdout + run.stderr)
+    assert.notInclude(run.stdout, NEW_PASSWORD, 'a given password is not echoed')
+
+    await user.refresh()
+    assert.equal(user.tokenVersion, 1)
+    ;(await client.get('/api/auth/me').bearerToken(token)).assertStatus(401)
+    const login = await client
+      .post('/api/auth/login')
+      .json({ account: 'resettable', password: NEW_PASSWORD, captchaToken: await freshCredential() })
+    login.assertStatus(200)
+    ;(await client.get('/api/auth/me').bearerToken(login.body().data.token)).assertStatus(200)
+  }).timeout(90_000)
+
+  test('node ace user:reset-password --generate prints a policy-compliant password once', async ({
+    assert,
+  }) => {
+    await createAdmin('resettable')
+    const run = spawnSync(process.execPath, ['ace', 'user:reset-password', 'resettable', '--generate'], {
+      cwd: app.makePath(),
+      env: { ...process.env, NODE_ENV: 'test' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    assert.equal(run.status, 0, run.stdout + run.stderr)
+    const printed = /New password \(shown once\): (\S+)/.exec(run.stdout)?.[1]
+    assert.isString(printed)
+    const user = await User.findByOrFail('account', 'resettable')
+    assert.isTrue(await hash.verify(user.password, printed!))
+    assert.equal(user.tokenVersion, 1)
+
+    const unknown = spawnSync(process.execPath, ['ace', 'user:reset-password', 'nobody', '--generate'], {
+      cwd: app.makePath(),
+      env: { ...process.env, NODE_ENV: 'test' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    assert.notEqual(unknown.status, 0)
+  }).timeout(90_000)
+})

@@ -4,7 +4,11 @@ import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, challengeAnswer } from '#tests/helpers/auth'
 
-const FAILED = { errors: [{ code: 'E_CAPTCHA_FAILED', message: 'Captcha verification failed, fetch a new challenge' }] }
+const FAILED = {
+  errors: [
+    { code: 'E_CAPTCHA_FAILED', message: 'Captcha verification failed, fetch a new challenge' },
+  ],
+}
 
 /** A drag a person could have made: ~40 points over ~900 ms with a wobbling y, ending at x. */
 function humanTrack(x: number) {
@@ -28,7 +32,16 @@ test.group('Slider captcha', (group) => {
     response.assertStatus(200)
     assert.equal(response.header('cache-control'), 'no-store')
     const { data } = response.body()
-    assert.sameMembers(Object.keys(data), ['captchaId', 'backgroundImage', 'pieceImage', 'pieceY', 'width', 'height', 'pieceSize', 'expiresIn'])
+    assert.sameMembers(Object.keys(data), [
+      'captchaId',
+      'backgroundImage',
+      'pieceImage',
+      'pieceY',
+      'width',
+      'height',
+      'pieceSize',
+      'expiresIn',
+    ])
     assert.match(data.backgroundImage, /^data:image\/(webp|png);base64,/)
 
     const background = await sharp(decode(data.backgroundImage)).metadata()
@@ -42,7 +55,11 @@ test.group('Slider captcha', (group) => {
 
     const answer = await challengeAnswer(data.captchaId)
     const text = response.text()
-    assert.notMatch(text, new RegExp(`"[a-zA-Z]*[xX]"\\s*:\\s*${answer}\\b`), 'no x field in the response')
+    assert.notMatch(
+      text,
+      new RegExp(`"[a-zA-Z]*[xX]"\\s*:\\s*${answer}\\b`),
+      'no x field in the response'
+    )
     assert.notProperty(data, 'x')
     assert.notProperty(data, 'answerX')
   })
@@ -50,7 +67,9 @@ test.group('Slider captcha', (group) => {
   test('the right x earns a one-time credential that logs in once', async ({ client, assert }) => {
     const { data } = (await client.get('/api/auth/captcha')).body()
     const x = await challengeAnswer(data.captchaId)
-    const verify = await client.post('/api/auth/captcha/verify').json({ captchaId: data.captchaId, x: x + 3, track: humanTrack(x + 3) })
+    const verify = await client
+      .post('/api/auth/captcha/verify')
+      .json({ captchaId: data.captchaId, x: x + 3, track: humanTrack(x + 3) })
     verify.assertStatus(200)
     assert.sameMembers(Object.keys(verify.body().data), ['captchaToken', 'expiresIn'])
     const { captchaToken } = verify.body().data
@@ -61,19 +80,30 @@ test.group('Slider captcha', (group) => {
     assert.lengthOf(rows, 1)
     assert.notEqual(rows[0].token_hash, captchaToken)
 
-    const login = await client.post('/api/auth/login').json({ account: ADMIN_ACCOUNT, password: ADMIN_PASSWORD, captchaToken })
+    const login = await client
+      .post('/api/auth/login')
+      .json({ account: ADMIN_ACCOUNT, password: ADMIN_PASSWORD, captchaToken })
     login.assertStatus(200)
-    const again = await client.post('/api/auth/login').json({ account: ADMIN_ACCOUNT, password: ADMIN_PASSWORD, captchaToken })
+    const again = await client
+      .post('/api/auth/login')
+      .json({ account: ADMIN_ACCOUNT, password: ADMIN_PASSWORD, captchaToken })
     again.assertStatus(400)
   })
 
-  test('a wrong x is a 400 and kills the challenge: the right x after it fails too', async ({ client, assert }) => {
+  test('a wrong x is a 400 and kills the challenge: the right x after it fails too', async ({
+    client,
+    assert,
+  }) => {
     const { data } = (await client.get('/api/auth/captcha')).body()
     const x = await challengeAnswer(data.captchaId)
-    const wrong = await client.post('/api/auth/captcha/verify').json({ captchaId: data.captchaId, x: x + 20 })
+    const wrong = await client
+      .post('/api/auth/captcha/verify')
+      .json({ captchaId: data.captchaId, x: x + 20 })
     wrong.assertStatus(400)
     assert.deepEqual(wrong.body(), FAILED)
-    const right = await client.post('/api/auth/captcha/verify').json({ captchaId: data.captchaId, x })
+    const right = await client
+      .post('/api/auth/captcha/verify')
+      .json({ captchaId: data.captchaId, x })
     right.assertStatus(400)
     assert.deepEqual(right.body(), FAILED)
     const [count] = await db.from('captcha_tokens').count('* as total')
@@ -83,27 +113,43 @@ test.group('Slider captcha', (group) => {
   test('a reused, expired or unknown challenge is a 400', async ({ client, assert }) => {
     const first = (await client.get('/api/auth/captcha')).body().data
     const x = await challengeAnswer(first.captchaId)
-    ;(await client.post('/api/auth/captcha/verify').json({ captchaId: first.captchaId, x })).assertStatus(200)
-    const reused = await client.post('/api/auth/captcha/verify').json({ captchaId: first.captchaId, x })
+    ;(
+      await client.post('/api/auth/captcha/verify').json({ captchaId: first.captchaId, x })
+    ).assertStatus(200)
+    const reused = await client
+      .post('/api/auth/captcha/verify')
+      .json({ captchaId: first.captchaId, x })
     reused.assertStatus(400)
     assert.deepEqual(reused.body(), FAILED)
 
     const second = (await client.get('/api/auth/captcha')).body().data
     const x2 = await challengeAnswer(second.captchaId)
-    await db.from('captcha_challenges').where('id', second.captchaId).update({ expires_at: Date.now() - 1 })
-    const expired = await client.post('/api/auth/captcha/verify').json({ captchaId: second.captchaId, x: x2 })
+    await db
+      .from('captcha_challenges')
+      .where('id', second.captchaId)
+      .update({ expires_at: Date.now() - 1 })
+    const expired = await client
+      .post('/api/auth/captcha/verify')
+      .json({ captchaId: second.captchaId, x: x2 })
     expired.assertStatus(400)
     assert.deepEqual(expired.body(), FAILED)
 
-    const unknown = await client.post('/api/auth/captcha/verify').json({ captchaId: 'no-such-challenge', x: 10 })
+    const unknown = await client
+      .post('/api/auth/captcha/verify')
+      .json({ captchaId: 'no-such-challenge', x: 10 })
     unknown.assertStatus(400)
   })
 
-  test('20 concurrent verifies of one challenge: at most one success', async ({ client, assert }) => {
+  test('20 concurrent verifies of one challenge: at most one success', async ({
+    client,
+    assert,
+  }) => {
     const { data } = (await client.get('/api/auth/captcha')).body()
     const x = await challengeAnswer(data.captchaId)
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => client.post('/api/auth/captcha/verify').json({ captchaId: data.captchaId, x }))
+      Array.from({ length: 20 }, () =>
+        client.post('/api/auth/captcha/verify').json({ captchaId: data.captchaId, x })
+      )
     )
     const successes = responses.filter((response) => response.status() === 200)
     assert.lengthOf(successes, 1)
@@ -114,17 +160,39 @@ test.group('Slider captcha', (group) => {
 
   test('an implausible track is refused: {name}')
     .with([
-      { name: 'too fast', track: (x: number) => humanTrack(x).map(([a, b, t]) => [a, b, Math.floor(t / 10)]) },
-      { name: 'too few points', track: (x: number) => [[0, 1, 0], [x, 2, 800]] },
-      { name: 'time goes backwards', track: (x: number) => humanTrack(x).map(([a, b, t], i) => [a, b, i === 20 ? 0 : t]) },
+      {
+        name: 'too fast',
+        track: (x: number) => humanTrack(x).map(([a, b, t]) => [a, b, Math.floor(t / 10)]),
+      },
+      {
+        name: 'too few points',
+        track: (x: number) => [
+          [0, 1, 0],
+          [x, 2, 800],
+        ],
+      },
+      {
+        name: 'time goes backwards',
+        track: (x: number) => humanTrack(x).map(([a, b, t], i) => [a, b, i === 20 ? 0 : t]),
+      },
       { name: 'y constant', track: (x: number) => humanTrack(x).map(([a, , t]) => [a, 5, t]) },
-      { name: 'a jump over 50 px', track: (x: number) => [...humanTrack(10).slice(0, 20), ...humanTrack(x).slice(35).map(([a, b, t]) => [a, b, t + 500])] },
+      {
+        name: 'a jump over 50 px',
+        track: (x: number) => [
+          ...humanTrack(10).slice(0, 20),
+          ...humanTrack(x)
+            .slice(35)
+            .map(([a, b, t]) => [a, b, t + 500]),
+        ],
+      },
       { name: 'ends far from x', track: (x: number) => humanTrack(x - 30) },
     ])
     .run(async ({ client }, row) => {
       const { data } = (await client.get('/api/auth/captcha')).body()
       const x = await challengeAnswer(data.captchaId)
-      const response = await client.post('/api/auth/captcha/verify').json({ captchaId: data.captchaId, x, track: row.track(x) })
+      const response = await client
+        .post('/api/auth/captcha/verify')
+        .json({ captchaId: data.captchaId, x, track: row.track(x) })
       response.assertStatus(400)
     })
 
@@ -132,7 +200,10 @@ test.group('Slider captcha', (group) => {
     .with([
       { name: 'missing x', body: { captchaId: 'abc' } },
       { name: 'x not a number', body: { captchaId: 'abc', x: 'twelve' } },
-      { name: 'track points of the wrong length', body: { captchaId: 'abc', x: 3, track: [[1, 2]] } },
+      {
+        name: 'track points of the wrong length',
+        body: { captchaId: 'abc', x: 3, track: [[1, 2]] },
+      },
       { name: 'captchaId with odd characters', body: { captchaId: "' OR 1=1 --", x: 3 } },
     ])
     .run(async ({ client, assert }, row) => {

@@ -8,7 +8,13 @@ import Menu from '#models/menu'
 import { signAdminToken } from '#auth/jwt'
 import { ALL_PERMISSION_CODES, PERMISSIONS } from '#auth/permissions'
 import { resetDatabase } from '#tests/helpers/database'
-import { ADMIN_ACCOUNT, countQueries, createAdmin, forgeToken, freshCredential } from '#tests/helpers/auth'
+import {
+  ADMIN_ACCOUNT,
+  countQueries,
+  createAdmin,
+  forgeToken,
+  freshCredential,
+} from '#tests/helpers/auth'
 
 const now = () => Math.floor(Date.now() / 1000)
 const issuer = env.get('JWT_ISSUER', 'adonis-rbac')
@@ -26,7 +32,14 @@ test.group('JWT guard: attacks on the token', (group) => {
         name: 'alg none',
         header: async (user: User) => {
           const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
-          const body = { sub: String(user.id), tokenVersion: 0, iat: now(), exp: now() + 600, iss: issuer, aud: audience }
+          const body = {
+            sub: String(user.id),
+            tokenVersion: 0,
+            iat: now(),
+            exp: now() + 600,
+            iss: issuer,
+            aud: audience,
+          }
           return `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${encode(body)}.`
         },
       },
@@ -50,7 +63,14 @@ test.group('JWT guard: attacks on the token', (group) => {
         header: async (user: User) => {
           const { token } = await signAdminToken(user.id + 1000, 0)
           const [head, , signature] = token.split('.')
-          const body = { sub: String(user.id), tokenVersion: 0, iat: now(), exp: now() + 600, iss: issuer, aud: audience }
+          const body = {
+            sub: String(user.id),
+            tokenVersion: 0,
+            iat: now(),
+            exp: now() + 600,
+            iss: issuer,
+            aud: audience,
+          }
           return `Bearer ${head}.${Buffer.from(JSON.stringify(body)).toString('base64url')}.${signature}`
         },
       },
@@ -58,7 +78,14 @@ test.group('JWT guard: attacks on the token', (group) => {
         name: 'wrong secret',
         header: async (user: User) =>
           `Bearer ${await forgeToken(
-            { sub: String(user.id), tokenVersion: 0, iat: now(), exp: now() + 600, iss: issuer, aud: audience },
+            {
+              sub: String(user.id),
+              tokenVersion: 0,
+              iat: now(),
+              exp: now() + 600,
+              iss: issuer,
+              aud: audience,
+            },
             { secret: 'another-secret-that-is-long-enough-0123456789' }
           )}`,
       },
@@ -139,7 +166,9 @@ test.group('JWT guard: attacks on the token', (group) => {
       assert.lengthOf(response.body().errors, 1)
     })
 
-  test('a valid token for an enabled user with the current tokenVersion passes', async ({ client }) => {
+  test('a valid token for an enabled user with the current tokenVersion passes', async ({
+    client,
+  }) => {
     const user = await createAdmin('victim', { roles: ['super_admin'] })
     const { token } = await signAdminToken(user.id, 0)
     const response = await client.get('/api/auth/me').bearerToken(token)
@@ -154,7 +183,13 @@ test.group('JWT guard: every request re-reads the database', (group) => {
     client,
     assert,
   }) => {
-    const editor = await Role.create({ code: 'editor', name: 'Editor', status: 'enabled', isSystem: false, sort: 1 })
+    const editor = await Role.create({
+      code: 'editor',
+      name: 'Editor',
+      status: 'enabled',
+      isSystem: false,
+      sort: 1,
+    })
     const articles = await Menu.findByOrFail('name', 'Articles')
     const content = await Menu.findOrFail(articles.parentId!)
     const publish = await Menu.findByOrFail('permission', PERMISSIONS.article.publish)
@@ -178,13 +213,18 @@ test.group('JWT guard: every request re-reads the database', (group) => {
     await Menu.query().where('id', articles.id).update({ status: 'disabled' })
     const afterMenu = (await codes()).body.data
     assert.deepEqual(afterMenu.permissions, [])
-    assert.deepEqual(afterMenu.menus.map((m: { name: string }) => m.name), ['Content'])
+    assert.deepEqual(
+      afterMenu.menus.map((m: { name: string }) => m.name),
+      ['Content']
+    )
     await Menu.query().where('id', articles.id).update({ status: 'enabled' })
 
     // Disable the role: still listed with its status, grants nothing.
     await Role.query().where('id', editor.id).update({ status: 'disabled' })
     const afterRole = (await codes()).body.data
-    assert.deepEqual(afterRole.roles, [{ id: editor.id, code: 'editor', name: 'Editor', status: 'disabled' }])
+    assert.deepEqual(afterRole.roles, [
+      { id: editor.id, code: 'editor', name: 'Editor', status: 'disabled' },
+    ])
     assert.deepEqual(afterRole.permissions, [])
     assert.deepEqual(afterRole.menus, [])
 
@@ -207,13 +247,30 @@ test.group('JWT guard: every request re-reads the database', (group) => {
     response.assertStatus(200)
     const { data } = response.body()
     assert.sameMembers(Object.keys(data), ['user', 'roles', 'menus', 'permissions'])
-    assert.sameMembers(Object.keys(data.user), ['id', 'account', 'nickname', 'email', 'status', 'lastLoginAt', 'createdAt'])
+    assert.sameMembers(Object.keys(data.user), [
+      'id',
+      'account',
+      'nickname',
+      'email',
+      'status',
+      'lastLoginAt',
+      'createdAt',
+    ])
     assert.notProperty(data.user, 'password')
     assert.notProperty(data.user, 'tokenVersion')
-    assert.deepEqual(data.roles.map((r: { code: string }) => r.code), ['super_admin'])
+    assert.deepEqual(
+      data.roles.map((r: { code: string }) => r.code),
+      ['super_admin']
+    )
     assert.deepEqual(data.permissions, [...ALL_PERMISSION_CODES].sort())
-    assert.deepEqual(data.menus.map((m: { name: string }) => m.name), ['System', 'Content'])
-    assert.deepEqual(data.menus[0].children.map((m: { name: string }) => m.name), ['Users', 'Roles', 'Menus'])
+    assert.deepEqual(
+      data.menus.map((m: { name: string }) => m.name),
+      ['System', 'Content']
+    )
+    assert.deepEqual(
+      data.menus[0].children.map((m: { name: string }) => m.name),
+      ['Users', 'Roles', 'Menus']
+    )
     const walk = (nodes: { type: string; children: any[] }[]): string[] =>
       nodes.flatMap((node) => [node.type, ...walk(node.children)])
     assert.notInclude(walk(data.menus), 'button')
@@ -228,10 +285,32 @@ test.group('JWT guard: every request re-reads the database', (group) => {
     const roleIds: number[] = []
     const menuRows: number[][] = []
     for (let r = 0; r < 20; r++) {
-      const role = await Role.create({ code: `role_${r}`, name: `Role ${r}`, status: 'enabled', isSystem: false, sort: r })
+      const role = await Role.create({
+        code: `role_${r}`,
+        name: `Role ${r}`,
+        status: 'enabled',
+        isSystem: false,
+        sort: r,
+      })
       roleIds.push(role.id)
-      const dir = await Menu.create({ parentId: null, type: 'directory', name: `Dir ${r}`, path: `/d${r}`, sort: r, visible: true, status: 'enabled' })
-      const page = await Menu.create({ parentId: dir.id, type: 'menu', name: `Page ${r}`, path: `p${r}`, sort: 1, visible: true, status: 'enabled' })
+      const dir = await Menu.create({
+        parentId: null,
+        type: 'directory',
+        name: `Dir ${r}`,
+        path: `/d${r}`,
+        sort: r,
+        visible: true,
+        status: 'enabled',
+      })
+      const page = await Menu.create({
+        parentId: dir.id,
+        type: 'menu',
+        name: `Page ${r}`,
+        path: `p${r}`,
+        sort: 1,
+        visible: true,
+        status: 'enabled',
+      })
       const buttons = await Menu.createMany(
         Array.from({ length: 23 }, (_, b) => ({
           parentId: page.id,
@@ -246,10 +325,14 @@ test.group('JWT guard: every request re-reads the database', (group) => {
       menuRows.push([dir.id, page.id, ...buttons.map((b) => b.id)])
     }
     for (const [index, roleId] of roleIds.entries()) {
-      await db.table('role_menus').multiInsert(menuRows[index].map((menuId) => ({ role_id: roleId, menu_id: menuId })))
+      await db
+        .table('role_menus')
+        .multiInsert(menuRows[index].map((menuId) => ({ role_id: roleId, menu_id: menuId })))
     }
     const user = await createAdmin('many.roles')
-    await db.table('user_roles').multiInsert(roleIds.map((roleId) => ({ user_id: user.id, role_id: roleId })))
+    await db
+      .table('user_roles')
+      .multiInsert(roleIds.map((roleId) => ({ user_id: user.id, role_id: roleId })))
     const { token } = await signAdminToken(user.id, 0)
 
     const { result: response, queries } = await countQueries(() =>

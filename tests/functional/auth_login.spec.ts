@@ -144,13 +144,11 @@ test.group('Login', (group) => {
   }) => {
     await createAdmin('target.admin')
     for (let i = 0; i < 5; i++) {
-      const response = await client
-        .post('/api/auth/login')
-        .json({
-          account: 'target.admin',
-          password: `Wrong-Guess-${i}`,
-          captchaToken: await freshCredential(),
-        })
+      const response = await client.post('/api/auth/login').json({
+        account: 'target.admin',
+        password: `Wrong-Guess-${i}`,
+        captchaToken: await freshCredential(),
+      })
       response.assertStatus(401)
     }
     // Blocked now, even with the right password; the credential is left untouched.
@@ -166,13 +164,11 @@ test.group('Login', (group) => {
     assert.equal(await tokensLeft(), 1, 'a refused login never reaches the credential')
 
     // Other accounts from the same IP are not blocked yet.
-    const other = await client
-      .post('/api/auth/login')
-      .json({
-        account: ADMIN_ACCOUNT,
-        password: ADMIN_PASSWORD,
-        captchaToken: await freshCredential(),
-      })
+    const other = await client.post('/api/auth/login').json({
+      account: ADMIN_ACCOUNT,
+      password: ADMIN_PASSWORD,
+      captchaToken: await freshCredential(),
+    })
     other.assertStatus(200)
   }).timeout(60_000)
 
@@ -183,23 +179,19 @@ test.group('Login', (group) => {
     await createAdmin('target.admin')
     const failFiveTimes = async () => {
       for (let i = 0; i < 5; i++) {
-        await client
-          .post('/api/auth/login')
-          .json({
-            account: 'target.admin',
-            password: 'Wrong-Guess-0',
-            captchaToken: await freshCredential(),
-          })
+        await client.post('/api/auth/login').json({
+          account: 'target.admin',
+          password: 'Wrong-Guess-0',
+          captchaToken: await freshCredential(),
+        })
       }
     }
     const retryAfter = async () => {
-      const response = await client
-        .post('/api/auth/login')
-        .json({
-          account: 'target.admin',
-          password: TEST_PASSWORD,
-          captchaToken: await freshCredential(),
-        })
+      const response = await client.post('/api/auth/login').json({
+        account: 'target.admin',
+        password: TEST_PASSWORD,
+        captchaToken: await freshCredential(),
+      })
       response.assertStatus(429)
       return Number(response.header('retry-after'))
     }
@@ -229,22 +221,18 @@ test.group('Login', (group) => {
     assert,
   }) => {
     for (let i = 0; i < 20; i++) {
-      const response = await client
-        .post('/api/auth/login')
-        .json({
-          account: `someone-${i}`,
-          password: 'Wrong-Guess-1',
-          captchaToken: await freshCredential(),
-        })
-      response.assertStatus(401)
-    }
-    const blocked = await client
-      .post('/api/auth/login')
-      .json({
-        account: ADMIN_ACCOUNT,
-        password: ADMIN_PASSWORD,
+      const response = await client.post('/api/auth/login').json({
+        account: `someone-${i}`,
+        password: 'Wrong-Guess-1',
         captchaToken: await freshCredential(),
       })
+      response.assertStatus(401)
+    }
+    const blocked = await client.post('/api/auth/login').json({
+      account: ADMIN_ACCOUNT,
+      password: ADMIN_PASSWORD,
+      captchaToken: await freshCredential(),
+    })
     blocked.assertStatus(429)
     assert.isAtLeast(Number(blocked.header('retry-after')), 1)
   }).timeout(60_000)

@@ -44,12 +44,37 @@ test.group('Password change and reset', (group) => {
 
   test('{name} -> 422 and nothing changes')
     .with([
-      { name: 'wrong current password', body: { currentPassword: 'Not-My-Password-1', newPassword: NEW_PASSWORD }, field: 'currentPassword' },
-      { name: 'too short', body: { currentPassword: TEST_PASSWORD, newPassword: 'Ab1-x' }, field: 'newPassword' },
-      { name: 'too long', body: { currentPassword: TEST_PASSWORD, newPassword: 'x'.repeat(129) }, field: 'newPassword' },
-      { name: 'the account name', body: { currentPassword: TEST_PASSWORD, newPassword: 'Changer.Account' }, field: 'newPassword', account: 'changer.account' },
-      { name: 'a common password', body: { currentPassword: TEST_PASSWORD, newPassword: 'password123' }, field: 'newPassword' },
-      { name: 'unchanged', body: { currentPassword: TEST_PASSWORD, newPassword: TEST_PASSWORD }, field: 'newPassword' },
+      {
+        name: 'wrong current password',
+        body: { currentPassword: 'Not-My-Password-1', newPassword: NEW_PASSWORD },
+        field: 'currentPassword',
+      },
+      {
+        name: 'too short',
+        body: { currentPassword: TEST_PASSWORD, newPassword: 'Ab1-x' },
+        field: 'newPassword',
+      },
+      {
+        name: 'too long',
+        body: { currentPassword: TEST_PASSWORD, newPassword: 'x'.repeat(129) },
+        field: 'newPassword',
+      },
+      {
+        name: 'the account name',
+        body: { currentPassword: TEST_PASSWORD, newPassword: 'Changer.Account' },
+        field: 'newPassword',
+        account: 'changer.account',
+      },
+      {
+        name: 'a common password',
+        body: { currentPassword: TEST_PASSWORD, newPassword: 'password123' },
+        field: 'newPassword',
+      },
+      {
+        name: 'unchanged',
+        body: { currentPassword: TEST_PASSWORD, newPassword: TEST_PASSWORD },
+        field: 'newPassword',
+      },
       { name: 'missing fields', body: {}, field: 'currentPassword' },
     ])
     .run(async ({ client, assert }, row) => {
@@ -57,7 +82,10 @@ test.group('Password change and reset', (group) => {
       const before = user.password
       const response = await client.put('/api/auth/password').loginAs(user).json(row.body)
       response.assertStatus(422)
-      assert.include(response.body().errors.map((e: { field: string }) => e.field), row.field)
+      assert.include(
+        response.body().errors.map((e: { field: string }) => e.field),
+        row.field
+      )
       await user.refresh()
       assert.equal(user.tokenVersion, 0)
       assert.equal(user.password, before)
@@ -70,7 +98,10 @@ test.group('Password change and reset', (group) => {
     response.assertStatus(401)
   })
 
-  test('node ace user:reset-password revokes every token of the account', async ({ client, assert }) => {
+  test('node ace user:reset-password revokes every token of the account', async ({
+    client,
+    assert,
+  }) => {
     const user = await createAdmin('resettable')
     const { token } = await signAdminToken(user.id, 0)
     ;(await client.get('/api/auth/me').bearerToken(token)).assertStatus(200)
@@ -78,7 +109,12 @@ test.group('Password change and reset', (group) => {
     const run = spawnSync(
       process.execPath,
       ['ace', 'user:reset-password', 'resettable', `--password=${NEW_PASSWORD}`],
-      { cwd: app.makePath(), env: { ...process.env, NODE_ENV: 'test' }, encoding: 'utf8', timeout: 60_000 }
+      {
+        cwd: app.makePath(),
+        env: { ...process.env, NODE_ENV: 'test' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      }
     )
     assert.equal(run.status, 0, run.stdout + run.stderr)
     assert.notInclude(run.stdout, NEW_PASSWORD, 'a given password is not echoed')
@@ -86,9 +122,11 @@ test.group('Password change and reset', (group) => {
     await user.refresh()
     assert.equal(user.tokenVersion, 1)
     ;(await client.get('/api/auth/me').bearerToken(token)).assertStatus(401)
-    const login = await client
-      .post('/api/auth/login')
-      .json({ account: 'resettable', password: NEW_PASSWORD, captchaToken: await freshCredential() })
+    const login = await client.post('/api/auth/login').json({
+      account: 'resettable',
+      password: NEW_PASSWORD,
+      captchaToken: await freshCredential(),
+    })
     login.assertStatus(200)
     ;(await client.get('/api/auth/me').bearerToken(login.body().data.token)).assertStatus(200)
   }).timeout(90_000)
@@ -97,12 +135,16 @@ test.group('Password change and reset', (group) => {
     assert,
   }) => {
     await createAdmin('resettable')
-    const run = spawnSync(process.execPath, ['ace', 'user:reset-password', 'resettable', '--generate'], {
-      cwd: app.makePath(),
-      env: { ...process.env, NODE_ENV: 'test' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
+    const run = spawnSync(
+      process.execPath,
+      ['ace', 'user:reset-password', 'resettable', '--generate'],
+      {
+        cwd: app.makePath(),
+        env: { ...process.env, NODE_ENV: 'test' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      }
+    )
     assert.equal(run.status, 0, run.stdout + run.stderr)
     const printed = /New password \(shown once\): (\S+)/.exec(run.stdout)?.[1]
     assert.isString(printed)
@@ -110,12 +152,16 @@ test.group('Password change and reset', (group) => {
     assert.isTrue(await hash.verify(user.password, printed!))
     assert.equal(user.tokenVersion, 1)
 
-    const unknown = spawnSync(process.execPath, ['ace', 'user:reset-password', 'nobody', '--generate'], {
-      cwd: app.makePath(),
-      env: { ...process.env, NODE_ENV: 'test' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
+    const unknown = spawnSync(
+      process.execPath,
+      ['ace', 'user:reset-password', 'nobody', '--generate'],
+      {
+        cwd: app.makePath(),
+        env: { ...process.env, NODE_ENV: 'test' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      }
+    )
     assert.notEqual(unknown.status, 0)
   }).timeout(90_000)
 })

@@ -1,0 +1,139 @@
+import { DateTime } from 'luxon'
+import Article, { type ArticleCategory, type ArticleStatus } from '#models/article'
+import { conflict } from '#exceptions/api_exception'
+import { type Actor, findOr404, pageOf, whereKeyword } from '#services/admin/common'
+
+export type ArticleFilters = {
+  pageNum?: number
+  pageSize?: number
+  keyword?: string
+  status?: ArticleStatus
+  category?: ArticleCategory
+}
+
+export type CreateArticleData = {
+  title: string
+  slug?: string
+  summary?: string
+  content: string
+  category: ArticleCategory
+  coverUrl?: string | null
+  internalNote?: string | null
+}
+
+export type UpdateArticleData = Partial<CreateArticleData>
+
+/** Room left for a "-N" suffix within the 160 characters of the column. */
+const SLUG_BASE_MAX = 150
+
+/** A URL slug from a title: ASCII letters and digits joined by dashes ("article" when none). */
+export function slugify(title: string) {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, SLUG_BASE_MAX)
+    .replace(/^-+|-+$/g, '')
+  return slug || 'article'
+}
+
+/**
+ * Articles on the admin side: every status, internal fields included. Separate from the public
+ * article service on purpose (different fields, permissions and error semantics).
+ * Status changes go through publish/unpublish only, which need their own permission.
+ */
+export default class ArticleService {
+  async list(filters: ArticleFilters) {
+    const { pageNum, pageSize } = pageOf(filters)
+    const query = Article.query().preload('author')
+    whereKeyword(query, ['title', 'slug'], filters.keyword)
+    if (filters.status) query.where('status', filters.status)
+    if (filters.category) query.where('category', filters.category)
+    const page = await query.orderBy('id', 'desc').paginate(pageNum, pageSize)
+    return { rows: page.all(), total: page.total, pageNum, pageSize }
+  }
+
+  async show(id: number) {
+    const article = await findOr404(Article, id)
+    await article.load('author')
+    return article
+  }
+
+  async create(actor: Actor, data: CreateArticleData) {
+    const slug = data.slug ?? (await this.freeSlug(slugify(data.title)))
+    if (data.slug) await this.assertSlugFree(data.slug, null)
+    // A slug taken concurrently still fails on the unique index, answered 409 by the handler.
+    const article = await Article.create({
+      title: data.title,
+      slug,
+      summary: data.summary ?? '',
+      content: data.content,
+      category: data.category,
+      coverUrl: data.coverUrl ?? null,
+      internalNote: data.internalNote ?? null,
+      status: 'draft',
+      publishedAt: null,
+      authorId: actor.id,
+    })
+    return this.show(article.id)
+  }
+
+  async update(id: number, data: UpdateArticleData) {
+    const article = await findOr404(Article, id)
+    if (data.slug !== undefined && data.slug !== article.slug) {
+      await this.assertSlugFree(data.slug, article.id)
+    }
+    article.merge(
+      Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined))
+    )
+    await article.save()
+    return this.show(id)
+  }
+
+  async destroy(id: number) {
+    const article = await findOr404(Article, id)
+    await article.delete()
+  }
+
+  /**
+   * Publishes now, or at `publishedAt` (a future date keeps it hidden from the public list until
+   * then: scheduled). Publishing an already published article without a date keeps its date.
+   */
+  async publish(id: number, publishedAt?: DateTime) {
+    const article = await findOr404(Article, id)
+    const keep = article.status === 'published' ? article.publishedAt : null
+    article.status = 'published'
+    article.publishedAt = publishedAt ?? keep ?? DateTime.utc()
+    await article.save()
+    return this.show(id)
+  }
+
+  /** Back to draft: hidden from the public site at once. */
+  async unpublish(id: number) {
+    const article = await findOr404(Article, id)
+    article.status = 'draft'
+    article.publishedAt = null
+    await article.save()
+    return this.show(id)
+  }
+
+  private async assertSlugFree(slug: string, exceptId: number | null) {
+    const query = Article.query().where('slug', slug).select('id')
+    if (exceptId !== null) query.whereNot('id', exceptId)
+    if (await query.first()) throw conflict('The slug is already taken')
+  }
+
+  /** `base`, or `base-2`, `base-3`, ... whichever is free first. */
+  private async freeSlug(base: string) {
+    const rows = await Article.query()
+      .select('slug')
+      .where('slug', base)
+      .orWhere('slug', 'like', `${base}-%`)
+    const taken = new Set(rows.map((row) => row.slug))
+    if (!taken.has(base)) return base
+    let suffix = 2
+    while (taken.has(`${base}-${suffix}`)) suffix++
+    return `${base}-${suffix}`
+  }
+}

@@ -1,0 +1,73 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { LucidModel, ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import db from '@adonisjs/lucid/services/db'
+import { FieldError, notFound } from '#exceptions/api_exception'
+import { MAX_ID } from '#validators/admin/common'
+
+/** Who performs an admin operation: the services decide the protections from it. */
+export type Actor = { id: number; isSuperAdmin: boolean }
+
+/** The actor of an admin request (the `can` middleware has authenticated it already). */
+export function actorOf(ctx: HttpContext): Actor {
+  const guard = ctx.auth.use('jwt')
+  return { id: guard.getUserOrFail().id, isSuperAdmin: guard.getAccessOrFail().isSuperAdmin }
+}
+
+export type Page = { pageNum: number; pageSize: number }
+
+export function pageOf(filters: { pageNum?: number; pageSize?: number }): Page {
+  return { pageNum: filters.pageNum ?? 1, pageSize: filters.pageSize ?? 10 }
+}
+
+/**
+ * Loads a row by id or answers 404. An id beyond the 32-bit range cannot exist; refusing it here
+ * keeps PostgreSQL from failing the query with "out of range" (a 500).
+ */
+export async function findOr404<Model extends LucidModel>(
+  model: Model,
+  id: number,
+  client?: QueryClientContract
+): Promise<InstanceType<Model>> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw notFound()
+  const row = await model.find(id, client ? { client } : undefined)
+  if (!row) throw notFound()
+  return row as InstanceType<Model>
+}
+
+/**
+ * Case-insensitive "contains" over some columns, with %, _ and \ in the keyword taken literally.
+ * LOWER() on both sides behaves the same on SQLite and PostgreSQL.
+ */
+export function whereKeyword(
+  query: ModelQueryBuilderContract<any, any>,
+  columns: string[],
+  keyword: string | undefined
+) {
+  if (!keyword) return
+  const pattern = `%${keyword.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+  query.where((group) => {
+    for (const column of columns) group.orWhereRaw(`LOWER(${column}) LIKE ? ESCAPE '\\'`, [pattern])
+  })
+}
+
+/** The distinct ids, in the order given. */
+export function uniqueIds(ids: number[] | undefined): number[] {
+  return [...new Set(ids ?? [])]
+}
+
+/** Throws a 422 on `field` naming every id that does not exist in `table`. */
+export async function assertIdsExist(
+  table: string,
+  ids: number[],
+  field: string,
+  client: QueryClientContract = db.connection()
+) {
+  if (ids.length === 0) return
+  const rows: { id: number | string }[] = await client.from(table).select('id').whereIn('id', ids)
+  const found = new Set(rows.map((row) => Number(row.id)))
+  const missing = ids.filter((id) => !found.has(id))
+  if (missing.length) {
+    throw new FieldError(field, `Unknown id(s): ${missing.join(', ')}`, 'exists')
+  }
+}

@@ -1,0 +1,247 @@
+import db from '@adonisjs/lucid/services/db'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import Menu, { type MenuType } from '#models/menu'
+import { FieldError, conflict } from '#exceptions/api_exception'
+import type { MenuNode } from '#transformers/admin/menu_transformer'
+import { findOr404, pageOf, whereKeyword } from '#services/admin/common'
+
+export type MenuFilters = {
+  pageNum?: number
+  pageSize?: number
+  keyword?: string
+  type?: MenuType
+  status?: 'enabled' | 'disabled'
+  parentId?: number
+}
+
+type MenuFields = {
+  parentId: number | null
+  type: MenuType
+  name: string
+  path: string | null
+  component: string | null
+  icon: string | null
+  permission: string | null
+  sort: number
+  visible: boolean
+  status: 'enabled' | 'disabled'
+}
+
+export type CreateMenuData = Partial<MenuFields> & Pick<MenuFields, 'type' | 'name'>
+export type UpdateMenuData = Partial<MenuFields>
+
+/** The parent type each node type may live under (null = the root). */
+const ALLOWED_PARENTS: Record<MenuType, (MenuType | null)[]> = {
+  directory: [null, 'directory'],
+  menu: [null, 'directory'],
+  button: ['menu'],
+}
+
+/** parent id of every menu: the tree is small (a few hundred nodes), one query reads it all. */
+async function parentMap(client: QueryClientContract) {
+  const rows: { id: number | string; parent_id: number | string | null }[] = await client
+    .from('menus')
+    .select('id', 'parent_id')
+  return new Map(
+    rows.map((row) => [Number(row.id), row.parent_id === null ? null : Number(row.parent_id)])
+  )
+}
+
+/** The given menu ids plus all of their ancestors (ids assumed to exist). */
+export async function withAncestors(
+  ids: number[],
+  client: QueryClientContract = db.connection()
+): Promise<number[]> {
+  if (ids.length === 0) return []
+  const parents = await parentMap(client)
+  const result = new Set<number>()
+  for (const id of ids) {
+    let current: number | null | undefined = id
+    // `result.has` stops at a known chain, and on a cycle in corrupted data.
+    while (current !== null && current !== undefined && !result.has(current)) {
+      result.add(current)
+      current = parents.get(current)
+    }
+  }
+  return [...result]
+}
+
+/**
+ * The menu tree (directories, pages and buttons) for editing. Type-specific rules are checked on
+ * the merged record, so a partial update cannot leave a node in a shape a create would refuse.
+ */
+export default class MenuService {
+  async tree(): Promise<MenuNode[]> {
+    const menus = await Menu.query().orderBy('sort', 'asc').orderBy('id', 'asc')
+    const nodes = new Map<number, MenuNode>(menus.map((menu) => [menu.id, { menu, children: [] }]))
+    const roots: MenuNode[] = []
+    for (const node of nodes.values()) {
+      const parent = node.menu.parentId === null ? undefined : nodes.get(node.menu.parentId)
+      if (parent) parent.children.push(node)
+      else roots.push(node)
+    }
+    return roots
+  }
+
+  async list(filters: MenuFilters) {
+    const { pageNum, pageSize } = pageOf(filters)
+    const query = Menu.query()
+    whereKeyword(query, ['name', 'path', 'permission'], filters.keyword)
+    if (filters.type) query.where('type', filters.type)
+    if (filters.status) query.where('status', filters.status)
+    if (filters.parentId) query.where('parent_id', filters.parentId)
+    const page = await query.orderBy('sort', 'asc').orderBy('id', 'asc').paginate(pageNum, pageSize)
+    return { rows: page.all(), total: page.total, pageNum, pageSize }
+  }
+
+  async show(id: number) {
+    return findOr404(Menu, id)
+  }
+
+  async create(data: CreateMenuData) {
+    const fields: MenuFields = {
+      parentId: data.parentId ?? null,
+      type: data.type,
+      name: data.name,
+      path: data.path ?? null,
+      component: data.component ?? null,
+      icon: data.icon ?? null,
+      permission: data.permission ?? null,
+      sort: data.sort ?? 0,
+      visible: data.visible ?? true,
+      status: data.status ?? 'enabled',
+    }
+    await this.assertShape(fields, await this.parentOf(fields.parentId))
+    await this.assertPermissionFree(fields.permission, null)
+    return Menu.create(fields)
+  }
+
+  async update(id: number, data: UpdateMenuData) {
+    const menu = await findOr404(Menu, id)
+    const fields: MenuFields = {
+      parentId: menu.parentId,
+      type: menu.type,
+      name: menu.name,
+      path: menu.path,
+      component: menu.component,
+      icon: menu.icon,
+      permission: menu.permission,
+      sort: menu.sort,
+      visible: menu.visible,
+      status: menu.status,
+    }
+    for (const [key, value] of Object.entries(data)) {
+      if (value !== undefined) (fields as any)[key] = value
+    }
+
+    const parentChanged = fields.parentId !== menu.parentId
+    if (parentChanged && fields.parentId !== null) {
+      if (fields.parentId === menu.id) {
+        throw new FieldError('parentId', 'A menu cannot be its own parent', 'notSelf')
+      }
+      const parents = await parentMap(db.connection())
+      for (let at = parents.get(fields.parentId); at !== null && at !== undefined; ) {
+        if (at === menu.id) {
+          throw new FieldError(
+            'parentId',
+            'A menu cannot move below one of its own descendants',
+            'notDescendant'
+          )
+        }
+        at = parents.get(at)
+      }
+    }
+    await this.assertShape(fields, await this.parentOf(fields.parentId))
+    if (fields.type !== menu.type) {
+      const children = await Menu.query().where('parent_id', menu.id).select('type')
+      if (children.some((child) => !ALLOWED_PARENTS[child.type].includes(fields.type))) {
+        throw new FieldError('type', 'The node has children that cannot live under this type', 'children')
+      }
+    }
+    await this.assertPermissionFree(fields.permission, menu.id)
+
+    await db.transaction(async (trx) => {
+      menu.useTransaction(trx)
+      menu.merge(fields)
+      await menu.save()
+      // Roles holding the moved node get its new ancestors, or the move would silently take the
+      // node away from them (a node only counts when its whole ancestor chain is granted).
+      if (parentChanged && fields.parentId !== null) {
+        const chain = await withAncestors([fields.parentId], trx)
+        const holders: { role_id: number | string }[] = await trx
+          .from('role_menus')
+          .select('role_id')
+          .where('menu_id', menu.id)
+        for (const { role_id: roleId } of holders) {
+          const held = await trx
+            .from('role_menus')
+            .where('role_id', roleId)
+            .whereIn('menu_id', chain)
+            .select('menu_id')
+          const have = new Set(held.map((row: { menu_id: number | string }) => Number(row.menu_id)))
+          const missing = chain.filter((menuId) => !have.has(menuId))
+          if (missing.length) {
+            await trx
+              .table('role_menus')
+              .multiInsert(missing.map((menuId) => ({ role_id: roleId, menu_id: menuId })))
+          }
+        }
+      }
+    })
+    return menu
+  }
+
+  async destroy(id: number) {
+    const menu = await findOr404(Menu, id)
+    const child = await Menu.query().where('parent_id', menu.id).select('id').first()
+    if (child) throw conflict('The menu still has children: delete or move them first')
+    // role_menus rows go with it (FK ON DELETE CASCADE).
+    await menu.delete()
+  }
+
+  private async parentOf(parentId: number | null) {
+    if (parentId === null) return null
+    const parent = await Menu.find(parentId)
+    if (!parent) throw new FieldError('parentId', 'The parent menu does not exist', 'exists')
+    return parent
+  }
+
+  /** Type-specific fields: a button carries a permission code under a page; others a path. */
+  private async assertShape(fields: MenuFields, parent: Menu | null) {
+    const parentType = parent ? parent.type : null
+    if (!ALLOWED_PARENTS[fields.type].includes(parentType)) {
+      const where = ALLOWED_PARENTS[fields.type].map((type) => type ?? 'the root').join(' or ')
+      throw new FieldError('parentId', `A ${fields.type} must be placed under ${where}`, 'parentType')
+    }
+    if (fields.type === 'button') {
+      if (!fields.permission) {
+        throw new FieldError('permission', 'A button requires a permission code', 'required')
+      }
+      if (fields.path !== null) {
+        throw new FieldError('path', 'A button has no route path', 'prohibited')
+      }
+      if (fields.component !== null) {
+        throw new FieldError('component', 'A button has no component', 'prohibited')
+      }
+      return
+    }
+    // Permission codes live on buttons only, so granting a page never grants an action.
+    if (fields.permission !== null) {
+      throw new FieldError('permission', 'Only a button carries a permission code', 'prohibited')
+    }
+    if (!fields.path) {
+      throw new FieldError('path', `A ${fields.type} requires a route path`, 'required')
+    }
+    if (fields.type === 'menu' && !fields.component) {
+      throw new FieldError('component', 'A menu requires a component', 'required')
+    }
+  }
+
+  /** One button per permission code (the seeder also finds buttons by their code). */
+  private async assertPermissionFree(permission: string | null, exceptId: number | null) {
+    if (!permission) return
+    const query = Menu.query().where('permission', permission).select('id')
+    if (exceptId !== null) query.whereNot('id', exceptId)
+    if (await query.first()) throw conflict('The permission code is already used by another button')
+  }
+}

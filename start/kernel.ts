@@ -3,6 +3,7 @@
 */
 import router from '@adonisjs/core/services/router'
 import server from '@adonisjs/core/services/server'
+import env from '#start/env'
 
 server.errorHandler(() => import('#exceptions/handler'))
 
@@ -14,6 +15,13 @@ server.use([
   () => import('#middleware/container_bindings_middleware'),
   () => import('@adonisjs/cors/cors_middleware'),
 ])
+
+/**
+ * Benchmark diagnostics: an `x-db-queries` header with the number of SQL queries of the request.
+ */
+if (env.get('DB_QUERY_EVENTS', false)) {
+  server.use([() => import('#middleware/query_count_middleware')])
+}
 
 /**
  * Run on every request that matched a route.

@@ -2,11 +2,7 @@ import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import Article, { type ArticleCategory } from '#models/article'
 import type { ChainableContract } from '@adonisjs/lucid/types/querybuilder'
-import {
-  MAX_PAGE_WINDOW,
-  PAGE_SIZE_DEFAULT,
-  type ArticleSort,
-} from '#validators/public/article'
+import { MAX_PAGE_WINDOW, PAGE_SIZE_DEFAULT, type ArticleSort } from '#validators/public/article'
 
 /** What the public may see of an article: no id, status, internal note or author account. */
 export type PublicArticle = {

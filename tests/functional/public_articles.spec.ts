@@ -1,0 +1,488 @@
+import { test } from '@japa/runner'
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
+import Article from '#models/article'
+import User from '#models/user'
+import { ArticleFactory } from '#database/factories/article_factory'
+import { resetDatabase } from '#tests/helpers/database'
+import { freePort, startAppProcess } from '#tests/helpers/app_process'
+import { loadArticles } from '../../commands/load_articles.js'
+
+const LIST_KEYS = [
+  'slug',
+  'title',
+  'summary',
+  'category',
+  'coverUrl',
+  'authorName',
+  'publishedAt',
+  'updatedAt',
+]
+const DETAIL_KEYS = [...LIST_KEYS, 'content']
+const NOT_FOUND = { errors: [{ code: 'E_NOT_FOUND', message: 'Article not found' }] }
+
+async function admin() {
+  return User.findByOrFail('account', 'admin')
+}
+
+/** The hidden cases next to a visible one; returns them by name. */
+async function mixedArticles() {
+  const author = await admin()
+  const visible = await ArticleFactory.merge({ authorId: author.id }).create()
+  const draft = await ArticleFactory.apply('draft').create()
+  const archived = await ArticleFactory.apply('archived').create()
+  const scheduled = await ArticleFactory.apply('scheduled').create()
+  // Due in a few seconds: hidden now on both dialects (SQLite compares the text at second precision).
+  const soon = await ArticleFactory.merge({
+    publishedAt: DateTime.utc().plus({ seconds: 5 }),
+  }).create()
+  return { visible, draft, archived, scheduled, soon }
+}
+
+test.group('Public articles: list', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  test('lists only published, already-due articles with exactly the public fields', async ({
+    client,
+    assert,
+  }) => {
+    const { visible, draft, archived, scheduled, soon } = await mixedArticles()
+
+    const response = await client.get('/api/articles')
+    response.assertStatus(200)
+    const body = response.body()
+    assert.deepEqual(Object.keys(body).sort(), ['data', 'meta'])
+    assert.deepEqual(body.meta, { total: 1, pageNum: 1, pageSize: 10, lastPage: 1 })
+    assert.lengthOf(body.data, 1)
+    assert.sameMembers(Object.keys(body.data[0]), LIST_KEYS)
+    assert.deepEqual(body.data[0], {
+      slug: visible.slug,
+      title: visible.title,
+      summary: visible.summary,
+      category: visible.category,
+      coverUrl: visible.coverUrl,
+      authorName: 'Administrator',
+      publishedAt: visible.publishedAt!.toISO(),
+      updatedAt: body.data[0].updatedAt,
+    })
+    assert.isTrue(DateTime.fromISO(body.data[0].updatedAt).isValid)
+
+    // The hidden ones are still in the database: the query hid them, nothing deleted them.
+    const stored = await Article.query()
+      .whereIn('id', [draft.id, archived.id, scheduled.id, soon.id])
+      .count('* as total')
+    assert.equal(Number(stored[0].$extras.total), 4)
+    const raw = JSON.stringify(body)
+    for (const hidden of [draft, archived, scheduled, soon]) assert.notInclude(raw, hidden.slug)
+    assert.notInclude(raw, visible.internalNote!)
+    assert.notInclude(raw, '"admin"')
+  })
+
+  test('an article becomes visible when its publication time has come', async ({
+    client,
+    assert,
+  }) => {
+    const scheduled = await ArticleFactory.apply('scheduled').create()
+    let response = await client.get('/api/articles')
+    assert.deepEqual(response.body().data, [])
+
+    scheduled.publishedAt = DateTime.utc().minus({ seconds: 1 })
+    await scheduled.save()
+    response = await client.get('/api/articles')
+    assert.deepEqual(
+      response.body().data.map((a: any) => a.slug),
+      [scheduled.slug]
+    )
+  })
+
+  test('an empty list is a 200 with total 0 and lastPage 1', async ({ client, assert }) => {
+    const response = await client.get('/api/articles')
+    response.assertStatus(200)
+    assert.deepEqual(response.body(), {
+      data: [],
+      meta: { total: 0, pageNum: 1, pageSize: 10, lastPage: 1 },
+    })
+  })
+
+  test('orders by publishedAt desc, id desc; sort=oldest reverses both', async ({
+    client,
+    assert,
+  }) => {
+    const now = DateTime.utc().startOf('second')
+    const older = await ArticleFactory.merge({ publishedAt: now.minus({ hours: 2 }) }).create()
+    const tieA = await ArticleFactory.merge({ publishedAt: now.minus({ hours: 1 }) }).create()
+    const tieB = await ArticleFactory.merge({ publishedAt: now.minus({ hours: 1 }) }).create()
+    const newest = await ArticleFactory.merge({ publishedAt: now.minus({ minutes: 1 }) }).create()
+
+    const newestFirst = await client.get('/api/articles')
+    assert.deepEqual(
+      newestFirst.body().data.map((a: any) => a.slug),
+      [newest.slug, tieB.slug, tieA.slug, older.slug]
+    )
+    const oldestFirst = await client.get('/api/articles').qs({ sort: 'oldest' })
+    assert.deepEqual(
+      oldestFirst.body().data.map((a: any) => a.slug),
+      [older.slug, tieA.slug, tieB.slug, newest.slug]
+    )
+  })
+
+  test('walking every page of equal timestamps gives each article once, in order', async ({
+    client,
+    assert,
+  }) => {
+    const at = DateTime.utc().minus({ hours: 1 }).startOf('second')
+    const created = await ArticleFactory.merge({ publishedAt: at }).createMany(23)
+    await ArticleFactory.apply('draft').createMany(3)
+    const byIdDesc = [...created].sort((a, b) => b.id - a.id).map((a) => a.slug)
+
+    for (const [sort, expected] of [
+      ['newest', byIdDesc],
+      ['oldest', [...byIdDesc].reverse()],
+    ] as const) {
+      const seen: string[] = []
+      for (let pageNum = 1; pageNum <= 5; pageNum++) {
+        const response = await client.get('/api/articles').qs({ pageNum, pageSize: 5, sort })
+        response.assertStatus(200)
+        assert.deepEqual(response.body().meta, { total: 23, pageNum, pageSize: 5, lastPage: 5 })
+        seen.push(...response.body().data.map((a: any) => a.slug))
+      }
+      assert.deepEqual(seen, expected, `walk with sort=${sort}`)
+      const past = await client.get('/api/articles').qs({ pageNum: 6, pageSize: 5, sort })
+      assert.deepEqual(past.body().data, [])
+    }
+  })
+
+  test('pageSize is bounded at 50', async ({ client, assert }) => {
+    await ArticleFactory.createMany(55)
+    const full = await client.get('/api/articles').qs({ pageSize: 50 })
+    full.assertStatus(200)
+    assert.lengthOf(full.body().data, 50)
+    assert.deepEqual(full.body().meta, { total: 55, pageNum: 1, pageSize: 50, lastPage: 2 })
+
+    const over = await client.get('/api/articles').qs({ pageSize: 51 })
+    over.assertStatus(422)
+    assert.deepEqual(
+      over.body().errors.map((e: any) => [e.code, e.field, e.rule]),
+      [['E_VALIDATION_ERROR', 'pageSize', 'range']]
+    )
+  })
+
+  test('keyword matches title or summary case-insensitively, wildcards literally', async ({
+    client,
+    assert,
+  }) => {
+    const inTitle = await ArticleFactory.merge({
+      title: 'Scaling PostgreSQL',
+      summary: 'x',
+    }).create()
+    const inSummary = await ArticleFactory.merge({
+      title: 'Notes',
+      summary: 'How we scale postgresql reads',
+    }).create()
+    const percent = await ArticleFactory.merge({
+      title: 'Uptime 100% this year',
+      summary: 'y',
+    }).create()
+    const underscore = await ArticleFactory.merge({
+      title: 'The snake_case rule',
+      summary: 'z',
+    }).create()
+    const backslash = await ArticleFactory.merge({
+      title: 'Paths like C:\\temp',
+      summary: 'w',
+    }).create()
+    await ArticleFactory.merge({ title: 'Unrelated', summary: 'Nothing here' }).create()
+    await ArticleFactory.apply('draft').merge({ title: 'PostgreSQL draft' }).create()
+
+    const search = async (keyword: string) => {
+      const response = await client.get('/api/articles').qs({ keyword })
+      response.assertStatus(200)
+      return response
+        .body()
+        .data.map((a: any) => a.slug)
+        .sort()
+    }
+    assert.deepEqual(await search('POSTGRESQL'), [inTitle.slug, inSummary.slug].sort())
+    assert.deepEqual(await search('  postgresql  '), [inTitle.slug, inSummary.slug].sort())
+    assert.deepEqual(await search('%'), [percent.slug])
+    assert.deepEqual(await search('_'), [underscore.slug])
+    assert.deepEqual(await search('\\'), [backslash.slug])
+    assert.deepEqual(await search('100%'), [percent.slug])
+    assert.deepEqual(
+      await search(''),
+      (await Article.query().where('status', 'published')).map((a) => a.slug).sort()
+    )
+  })
+
+  test('category filters the list and counts only matches', async ({ client, assert }) => {
+    const guides = await ArticleFactory.merge({ category: 'guide' }).createMany(3)
+    await ArticleFactory.merge({ category: 'news' }).createMany(2)
+    await ArticleFactory.apply('draft').merge({ category: 'guide' }).create()
+
+    const response = await client.get('/api/articles').qs({ category: 'guide' })
+    response.assertStatus(200)
+    assert.sameMembers(
+      response.body().data.map((a: any) => a.slug),
+      guides.map((a) => a.slug)
+    )
+    assert.equal(response.body().meta.total, 3)
+  })
+
+  test('a bad Authorization header is ignored', async ({ client, assert }) => {
+    const article = await ArticleFactory.create()
+    const anonymous = await client.get('/api/articles')
+    const withGarbage = await client
+      .get('/api/articles')
+      .header('Authorization', 'Bearer not-a-jwt')
+    withGarbage.assertStatus(200)
+    assert.deepEqual(withGarbage.body(), anonymous.body())
+
+    const detail = await client
+      .get(`/api/articles/${article.slug}`)
+      .header('Authorization', 'Basic Zm9vOmJhcg==')
+    detail.assertStatus(200)
+  })
+
+  test('the list is cacheable for a short time', async ({ client }) => {
+    const response = await client.get('/api/articles')
+    response.assertStatus(200)
+    response.assertHeader('cache-control', 'public, max-age=30')
+  })
+})
+
+test.group('Public articles: validation', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  const cases: [string, Record<string, any> | string, string, string][] = [
+    ['pageNum not a number', { pageNum: 'abc' }, 'pageNum', 'number'],
+    ['pageNum a decimal', { pageNum: '1.5' }, 'pageNum', 'withoutDecimals'],
+    ['pageNum zero', { pageNum: 0 }, 'pageNum', 'min'],
+    ['pageNum negative', { pageNum: -3 }, 'pageNum', 'min'],
+    ['pageNum huge', { pageNum: '99999999999999999999999' }, 'pageNum', 'pageWindow'],
+    ['pageNum in exponent form', { pageNum: '1e3' }, 'pageNum', 'number'],
+    ['pageNum in hex', { pageNum: '0x10' }, 'pageNum', 'number'],
+    ['pageNum repeated', 'pageNum=1&pageNum=2', 'pageNum', 'number'],
+    ['pageNum as an object', 'pageNum[a]=1', 'pageNum', 'number'],
+    ['pageSize zero', { pageSize: 0 }, 'pageSize', 'range'],
+    ['pageSize negative', { pageSize: -1 }, 'pageSize', 'range'],
+    ['pageSize over 50', { pageSize: 51 }, 'pageSize', 'range'],
+    ['pageSize a decimal', { pageSize: '2.5' }, 'pageSize', 'withoutDecimals'],
+    ['pageSize repeated', 'pageSize=1&pageSize=2', 'pageSize', 'number'],
+    ['past the page window', { pageNum: 201, pageSize: 50 }, 'pageNum', 'pageWindow'],
+    ['past the page window with the default size', { pageNum: 1001 }, 'pageNum', 'pageWindow'],
+    ['keyword over 100 characters', { keyword: 'k'.repeat(101) }, 'keyword', 'maxLength'],
+    ['keyword repeated', 'keyword=a&keyword=b', 'keyword', 'string'],
+    ['unknown category', { category: 'gossip' }, 'category', 'enum'],
+    ['category repeated', 'category=news&category=guide', 'category', 'enum'],
+    ['unknown sort', { sort: 'random' }, 'sort', 'enum'],
+    ['sort in another case', { sort: 'NEWEST' }, 'sort', 'enum'],
+  ]
+  for (const [title, query, field, rule] of cases) {
+    test(`422 for ${title}`, async ({ client, assert }) => {
+      const request = client.get('/api/articles')
+      const response = await (typeof query === 'string' ? request.qs(query) : request.qs(query))
+      response.assertStatus(422)
+      assert.deepEqual(
+        response.body().errors.map((e: any) => ({ code: e.code, field: e.field, rule: e.rule })),
+        [{ code: 'E_VALIDATION_ERROR', field, rule }]
+      )
+      assert.isString(response.body().errors[0].message)
+    })
+  }
+
+  test('several invalid parameters: one error per field', async ({ client, assert }) => {
+    const response = await client
+      .get('/api/articles')
+      .qs('pageNum=0&pageSize=1&pageSize=3&keyword=' + 'x'.repeat(150) + '&category=nope&sort=up')
+    response.assertStatus(422)
+    const fields = response.body().errors.map((e: any) => e.field)
+    assert.deepEqual([...fields].sort(), ['category', 'keyword', 'pageNum', 'pageSize', 'sort'])
+  })
+
+  test('the edges of the bounds are accepted', async ({ client, assert }) => {
+    await ArticleFactory.create()
+    for (const query of [
+      { pageNum: 200, pageSize: 50 },
+      { pageNum: 1000 },
+      { pageNum: 10000, pageSize: 1 },
+      { pageSize: 1 },
+      { keyword: 'k'.repeat(100) },
+      { keyword: '', category: '', sort: '' },
+      { pageNum: '', pageSize: '' },
+      { pageNum: ' 2 ', unknownParameter: 'ignored' },
+      { category: 'engineering', sort: 'oldest' },
+    ]) {
+      const response = await client.get('/api/articles').qs(query)
+      assert.equal(response.status(), 200, JSON.stringify(query))
+    }
+    const defaults = await client.get('/api/articles').qs({ pageNum: '', pageSize: '' })
+    assert.deepEqual(defaults.body().meta, { total: 1, pageNum: 1, pageSize: 10, lastPage: 1 })
+  })
+})
+
+test.group('Public articles: total beyond the page window', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  test('total is exact up to 10,000 and capped there; lastPage is always requestable', async ({
+    client,
+    assert,
+  }) => {
+    await loadArticles(db, 10_010)
+    await ArticleFactory.apply('draft').createMany(2)
+
+    const first = await client.get('/api/articles')
+    first.assertStatus(200)
+    assert.deepEqual(first.body().meta, { total: 10_000, pageNum: 1, pageSize: 10, lastPage: 1000 })
+
+    const odd = await client.get('/api/articles').qs({ pageSize: 7 })
+    assert.deepEqual(odd.body().meta, { total: 10_000, pageNum: 1, pageSize: 7, lastPage: 1428 })
+    const last = await client.get('/api/articles').qs({ pageNum: 1428, pageSize: 7 })
+    last.assertStatus(200)
+    assert.lengthOf(last.body().data, 7)
+
+    // Below the cap the count is exact.
+    await db
+      .from('articles')
+      .where('status', 'published')
+      .whereIn(
+        'id',
+        db.from('articles').select('id').where('status', 'published').orderBy('id').limit(15)
+      )
+      .delete()
+    const exact = await client.get('/api/articles')
+    assert.equal(exact.body().meta.total, 9_995)
+    assert.equal(exact.body().meta.lastPage, 1000)
+  }).timeout(120_000)
+})
+
+test.group('Public articles: detail', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  test('a published article with exactly the public fields, content included', async ({
+    client,
+    assert,
+  }) => {
+    const author = await admin()
+    const article = await ArticleFactory.merge({ authorId: author.id }).create()
+
+    const response = await client.get(`/api/articles/${article.slug}`)
+    response.assertStatus(200)
+    assert.deepEqual(Object.keys(response.body()), ['data'])
+    assert.sameMembers(Object.keys(response.body().data), DETAIL_KEYS)
+    assert.equal(response.body().data.content, article.content)
+    assert.equal(response.body().data.authorName, 'Administrator')
+    assert.notInclude(JSON.stringify(response.body()), article.internalNote!)
+    response.assertHeader('cache-control', 'public, max-age=30')
+    assert.match(response.header('etag') ?? '', /^"[\w-]+"$/)
+  })
+
+  test('an article without author shows authorName null', async ({ client, assert }) => {
+    const article = await ArticleFactory.merge({ authorId: null }).create()
+    const response = await client.get(`/api/articles/${article.slug}`)
+    response.assertStatus(200)
+    assert.isNull(response.body().data.authorName)
+  })
+
+  test('If-None-Match with the current ETag is a 304; a change gives a new ETag', async ({
+    client,
+    assert,
+  }) => {
+    const article = await ArticleFactory.create()
+    const first = await client.get(`/api/articles/${article.slug}`)
+    const etag = first.header('etag')!
+    assert.isString(etag)
+
+    const cached = await client.get(`/api/articles/${article.slug}`).header('If-None-Match', etag)
+    cached.assertStatus(304)
+    assert.equal(cached.text(), '')
+    assert.equal(cached.header('etag'), etag)
+
+    await Article.query().where('id', article.id).update({ title: 'A corrected title' })
+    const changed = await client.get(`/api/articles/${article.slug}`).header('If-None-Match', etag)
+    changed.assertStatus(200)
+    assert.equal(changed.body().data.title, 'A corrected title')
+    assert.notEqual(changed.header('etag'), etag)
+  })
+
+  test('unknown, draft, archived and scheduled slugs all answer the same 404', async ({
+    client,
+    assert,
+  }) => {
+    const { draft, archived, scheduled, soon } = await mixedArticles()
+    for (const slug of ['no-such-article', draft.slug, archived.slug, scheduled.slug, soon.slug]) {
+      const response = await client.get(`/api/articles/${slug}`)
+      assert.equal(response.status(), 404, slug)
+      assert.deepEqual(response.body(), NOT_FOUND)
+      assert.equal(response.header('cache-control'), 'no-store')
+    }
+  })
+
+  test('over-long or odd slugs are a 404 or a 422, never a 500', async ({ client, assert }) => {
+    await ArticleFactory.create()
+    for (const slug of [
+      'a'.repeat(161),
+      'a'.repeat(5000),
+      '%00',
+      'abc%00def',
+      '%0A',
+      "'%20OR%201=1--",
+      '..%2F..%2Fetc%2Fpasswd',
+      '%25',
+      '%5C',
+      '%F0%9F%98%80',
+      '%20',
+    ]) {
+      const response = await client.get(`/api/articles/${slug}`)
+      assert.oneOf(response.status(), [404, 422], slug)
+      assert.oneOf(response.body().errors?.[0]?.code, ['E_NOT_FOUND', 'E_VALIDATION_ERROR'], slug)
+    }
+    // Malformed percent-encoding never reaches the router: the HTTP server answers 400 itself.
+    for (const slug of ['%FF%FE', '%E2%82', '%C0%80']) {
+      const response = await client.get(`/api/articles/${slug}`)
+      assert.equal(response.status(), 400, slug)
+    }
+    const long = await client.get(`/api/articles/${'a'.repeat(161)}`)
+    long.assertStatus(422)
+    assert.equal(long.body().errors[0].field, 'slug')
+  })
+})
+
+test.group('Public articles: data store failures', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  test('an unreachable database is a 503 in the error contract, never a 200 or an empty page', async ({
+    assert,
+  }) => {
+    const port = await freePort()
+    const instance = await startAppProcess({ DB_CONNECTION: 'pg', PG_PORT: String(port) })
+    try {
+      for (const path of ['/api/articles', '/api/articles/welcome']) {
+        const response = await fetch(`${instance.url}${path}`)
+        const body = await response.json()
+        assert.equal(response.status, 503, path)
+        assert.deepEqual(body, {
+          errors: [{ code: 'E_UNAVAILABLE', message: 'The service is temporarily unavailable' }],
+        })
+        assert.equal(response.headers.get('cache-control'), 'no-store')
+      }
+    } finally {
+      await instance.stop()
+    }
+  }).timeout(60_000)
+
+  test('a failing query propagates as a 500, not an empty page', async ({ client, assert }) => {
+    await ArticleFactory.create()
+    await db.rawQuery('ALTER TABLE articles RENAME TO articles_moved_away')
+    try {
+      for (const path of ['/api/articles', '/api/articles/anything']) {
+        const response = await client.get(path)
+        assert.equal(response.status(), 500, path)
+        assert.deepEqual(response.body(), {
+          errors: [{ code: 'E_INTERNAL', message: 'Internal server error' }],
+        })
+      }
+    } finally {
+      await db.rawQuery('ALTER TABLE articles_moved_away RENAME TO articles')
+    }
+  })
+})

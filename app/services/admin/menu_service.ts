@@ -140,7 +140,7 @@ export default class MenuService {
         throw new FieldError('parentId', 'A menu cannot be its own parent', 'notSelf')
       }
       const parents = await parentMap(db.connection())
-      for (let at = parents.get(fields.parentId); at !== null && at !== undefined; ) {
+      for (let at = parents.get(fields.parentId); at !== null && at !== undefined;) {
         if (at === menu.id) {
           throw new FieldError(
             'parentId',
@@ -155,7 +155,11 @@ export default class MenuService {
     if (fields.type !== menu.type) {
       const children = await Menu.query().where('parent_id', menu.id).select('type')
       if (children.some((child) => !ALLOWED_PARENTS[child.type].includes(fields.type))) {
-        throw new FieldError('type', 'The node has children that cannot live under this type', 'children')
+        throw new FieldError(
+          'type',
+          'The node has children that cannot live under this type',
+          'children'
+        )
       }
     }
     await this.assertPermissionFree(fields.permission, menu.id)
@@ -211,7 +215,11 @@ export default class MenuService {
     const parentType = parent ? parent.type : null
     if (!ALLOWED_PARENTS[fields.type].includes(parentType)) {
       const where = ALLOWED_PARENTS[fields.type].map((type) => type ?? 'the root').join(' or ')
-      throw new FieldError('parentId', `A ${fields.type} must be placed under ${where}`, 'parentType')
+      throw new FieldError(
+        'parentId',
+        `A ${fields.type} must be placed under ${where}`,
+        'parentType'
+      )
     }
     if (fields.type === 'button') {
       if (!fields.permission) {

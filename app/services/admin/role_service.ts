@@ -86,9 +86,7 @@ export default class RoleService {
       if (!actor.isSuperAdmin) throw forbidden('Only a super administrator may edit a system role')
     }
     if (data.code !== undefined && data.code !== role.code) await this.assertCodeFree(data.code)
-    role.merge(
-      Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined))
-    )
+    role.merge(Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined)))
     await role.save()
     return this.show(id)
   }

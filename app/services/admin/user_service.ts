@@ -69,7 +69,9 @@ export default class UserService {
   async create(actor: Actor, data: CreateUserData) {
     assertPasswordPolicy(data.password, data.account)
     // Accounts differing only in case would be confusing at login: refused like a duplicate.
-    const taken = await User.query().whereRaw('LOWER(account) = ?', [data.account.toLowerCase()]).first()
+    const taken = await User.query()
+      .whereRaw('LOWER(account) = ?', [data.account.toLowerCase()])
+      .first()
     if (taken) throw conflict('The account is already taken')
     const roleIds = uniqueIds(data.roleIds)
     const digest = await hash.make(data.password)

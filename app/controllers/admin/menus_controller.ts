@@ -1,0 +1,48 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { pageMeta } from '#providers/api_provider'
+import MenuService from '#services/admin/menu_service'
+import MenuTransformer, { MenuTreeTransformer } from '#transformers/admin/menu_transformer'
+import {
+  createMenuValidator,
+  listMenusValidator,
+  updateMenuValidator,
+} from '#validators/admin/menu'
+
+const menus = new MenuService()
+
+/** /api/admin/menus: each route declares its permission in start/routes/admin.ts. */
+export default class MenusController {
+  /** The whole tree, every type and status, for the menu editor. */
+  async tree(ctx: HttpContext) {
+    return ctx.serialize(MenuTreeTransformer.transform(await menus.tree()))
+  }
+
+  async index(ctx: HttpContext) {
+    const filters = await ctx.request.validateUsing(listMenusValidator)
+    const page = await menus.list(filters)
+    return ctx.serialize(
+      MenuTransformer.paginate(page.rows, pageMeta(page.total, page.pageNum, page.pageSize))
+    )
+  }
+
+  async show(ctx: HttpContext) {
+    return ctx.serialize(MenuTransformer.transform(await menus.show(ctx.params.id)))
+  }
+
+  async store(ctx: HttpContext) {
+    const data = await ctx.request.validateUsing(createMenuValidator)
+    const menu = await menus.create(data)
+    ctx.response.status(201)
+    return ctx.serialize(MenuTransformer.transform(menu))
+  }
+
+  async update(ctx: HttpContext) {
+    const data = await ctx.request.validateUsing(updateMenuValidator)
+    return ctx.serialize(MenuTransformer.transform(await menus.update(ctx.params.id, data)))
+  }
+
+  async destroy(ctx: HttpContext) {
+    await menus.destroy(ctx.params.id)
+    return ctx.response.noContent()
+  }
+}

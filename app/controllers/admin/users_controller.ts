@@ -1,0 +1,59 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { pageMeta } from '#providers/api_provider'
+import UserService from '#services/admin/user_service'
+import { actorOf } from '#services/admin/common'
+import UserTransformer from '#transformers/admin/user_transformer'
+import {
+  assignRolesValidator,
+  createUserValidator,
+  listUsersValidator,
+  resetPasswordValidator,
+  updateUserValidator,
+} from '#validators/admin/user'
+
+const users = new UserService()
+
+/** /api/admin/users: each route declares its permission in start/routes/admin.ts. */
+export default class UsersController {
+  async index(ctx: HttpContext) {
+    const filters = await ctx.request.validateUsing(listUsersValidator)
+    const page = await users.list(filters)
+    return ctx.serialize(
+      UserTransformer.paginate(page.rows, pageMeta(page.total, page.pageNum, page.pageSize))
+    )
+  }
+
+  async show(ctx: HttpContext) {
+    return ctx.serialize(UserTransformer.transform(await users.show(ctx.params.id)))
+  }
+
+  async store(ctx: HttpContext) {
+    const data = await ctx.request.validateUsing(createUserValidator)
+    const user = await users.create(actorOf(ctx), data)
+    ctx.response.status(201)
+    return ctx.serialize(UserTransformer.transform(user))
+  }
+
+  async update(ctx: HttpContext) {
+    const data = await ctx.request.validateUsing(updateUserValidator)
+    const user = await users.update(actorOf(ctx), ctx.params.id, data)
+    return ctx.serialize(UserTransformer.transform(user))
+  }
+
+  async destroy(ctx: HttpContext) {
+    await users.destroy(actorOf(ctx), ctx.params.id)
+    return ctx.response.noContent()
+  }
+
+  async assignRoles(ctx: HttpContext) {
+    const { roleIds } = await ctx.request.validateUsing(assignRolesValidator)
+    const user = await users.assignRoles(actorOf(ctx), ctx.params.id, roleIds)
+    return ctx.serialize(UserTransformer.transform(user))
+  }
+
+  async resetPassword(ctx: HttpContext) {
+    const { password } = await ctx.request.validateUsing(resetPasswordValidator)
+    const user = await users.resetPassword(actorOf(ctx), ctx.params.id, password)
+    return ctx.serialize(UserTransformer.transform(user))
+  }
+}

@@ -1,0 +1,66 @@
+import vine from '@vinejs/vine'
+import { DateTime } from 'luxon'
+import { ARTICLE_CATEGORIES, ARTICLE_STATUSES } from '#models/article'
+import { nullableText, optionalText, pageFields } from '#validators/admin/common'
+
+/**
+ * Request shapes of /api/admin/articles. `status`, `publishedAt` and `authorId` are not accepted
+ * by create/update: publishing has its own permission and endpoints, and the author is the caller.
+ */
+export const SLUG_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+/** http(s) URL or a site-relative path: never `javascript:` or `data:` (shown by the public site). */
+const coverUrl = () =>
+  vine
+    .string()
+    .trim()
+    .maxLength(500)
+    .regex(/^(?:https?:\/\/[^\s]+|\/[^\s]*)$/)
+    .nullable()
+    .optional()
+
+const slug = () => vine.string().trim().minLength(1).maxLength(160).regex(SLUG_FORMAT)
+
+/** An ISO 8601 date-time (a value without an offset is read as UTC), turned into a DateTime. */
+const isoDateTime = vine.createRule((value, _options, field) => {
+  if (typeof value !== 'string' || !DateTime.fromISO(value, { zone: 'utc' }).isValid) {
+    field.report('The {{ field }} field must be an ISO 8601 date-time', 'isoDateTime', field)
+  }
+})
+
+export const listArticlesValidator = vine.create({
+  ...pageFields,
+  keyword: optionalText(100),
+  status: vine.enum(ARTICLE_STATUSES).optional(),
+  category: vine.enum(ARTICLE_CATEGORIES).optional(),
+})
+
+export const createArticleValidator = vine.create({
+  title: vine.string().trim().minLength(1).maxLength(200),
+  slug: slug().optional(),
+  summary: vine.string().trim().maxLength(500).optional(),
+  content: vine.string().trim().minLength(1).maxLength(200_000),
+  category: vine.enum(ARTICLE_CATEGORIES),
+  coverUrl: coverUrl(),
+  internalNote: nullableText(5000),
+})
+
+export const updateArticleValidator = vine.create({
+  title: vine.string().trim().minLength(1).maxLength(200).optional(),
+  slug: slug().optional(),
+  summary: vine.string().trim().maxLength(500).optional(),
+  content: vine.string().trim().minLength(1).maxLength(200_000).optional(),
+  category: vine.enum(ARTICLE_CATEGORIES).optional(),
+  coverUrl: coverUrl(),
+  internalNote: nullableText(5000),
+})
+
+export const publishArticleValidator = vine.create({
+  publishedAt: vine
+    .string()
+    .trim()
+    .maxLength(40)
+    .use(isoDateTime())
+    .optional()
+    .transform((value) => (value ? DateTime.fromISO(value, { zone: 'utc' }) : undefined)),
+})

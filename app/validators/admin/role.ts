@@ -1,0 +1,49 @@
+import vine from '@vinejs/vine'
+import {
+  idListField,
+  nullableText,
+  optionalText,
+  pageFields,
+  statusField,
+} from '#validators/admin/common'
+
+/**
+ * Request shapes of /api/admin/roles. `isSystem` is not accepted from a body (VineJS drops it):
+ * only the seeder creates system roles.
+ */
+const code = () =>
+  vine
+    .string()
+    .trim()
+    .minLength(2)
+    .maxLength(64)
+    .regex(/^[a-z][a-z0-9_-]*$/)
+
+const sort = () => vine.number().withoutDecimals().min(0).max(1_000_000)
+
+export const listRolesValidator = vine.create({
+  ...pageFields,
+  keyword: optionalText(64),
+  status: statusField().optional(),
+})
+
+export const createRoleValidator = vine.create({
+  code: code(),
+  name: vine.string().trim().minLength(1).maxLength(64),
+  status: statusField().optional(),
+  sort: sort().optional(),
+  remark: nullableText(500),
+  menuIds: idListField().optional(),
+})
+
+export const updateRoleValidator = vine.create({
+  code: code().optional(),
+  name: vine.string().trim().minLength(1).maxLength(64).optional(),
+  status: statusField().optional(),
+  sort: sort().optional(),
+  remark: nullableText(500),
+})
+
+export const assignMenusValidator = vine.create({
+  menuIds: idListField(),
+})

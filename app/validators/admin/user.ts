@@ -1,0 +1,66 @@
+import vine from '@vinejs/vine'
+import { PASSWORD_MAX } from '#services/password_policy'
+import {
+  idField,
+  idListField,
+  optionalText,
+  pageFields,
+  statusField,
+} from '#validators/admin/common'
+
+/**
+ * Request shapes of /api/admin/users. Only the fields listed here reach the services: VineJS
+ * drops every other key, so `tokenVersion`, `password` (outside create and reset) or `id` in a
+ * body are ignored. The password policy itself (length, not the account, not common) is applied
+ * by the service, the same one the ace commands use.
+ */
+const account = () =>
+  vine
+    .string()
+    .trim()
+    .minLength(2)
+    .maxLength(64)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]*$/)
+
+const email = () =>
+  vine
+    .string()
+    .trim()
+    .maxLength(254)
+    .email()
+    .nullable()
+    .optional()
+    .transform((value) => value || null)
+
+// Bounded before hashing so a huge body is not hashed; the policy gives the precise message.
+const password = () => vine.string().minLength(1).maxLength(PASSWORD_MAX)
+
+export const listUsersValidator = vine.create({
+  ...pageFields,
+  keyword: optionalText(64),
+  status: statusField().optional(),
+  roleId: idField().optional(),
+})
+
+export const createUserValidator = vine.create({
+  account: account(),
+  password: password(),
+  nickname: vine.string().trim().maxLength(64).optional(),
+  email: email(),
+  status: statusField().optional(),
+  roleIds: idListField().optional(),
+})
+
+export const updateUserValidator = vine.create({
+  nickname: vine.string().trim().maxLength(64).optional(),
+  email: email(),
+  status: statusField().optional(),
+})
+
+export const assignRolesValidator = vine.create({
+  roleIds: idListField(),
+})
+
+export const resetPasswordValidator = vine.create({
+  password: password(),
+})

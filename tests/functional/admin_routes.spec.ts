@@ -1,0 +1,259 @@
+import { test } from '@japa/runner'
+import router from '@adonisjs/core/services/router'
+import type { ApiClient } from '@japa/api-client'
+import Menu from '#models/menu'
+import Article from '#models/article'
+import type User from '#models/user'
+import type Role from '#models/role'
+import { ALL_PERMISSION_CODES, PERMISSIONS, isPermissionCode } from '#auth/permissions'
+import { resetDatabase } from '#tests/helpers/database'
+import { ADMIN_PREFIX, declaresPermission } from '#start/routes/admin'
+import { RoleFactory } from '#database/factories/role_factory'
+import { MenuFactory } from '#database/factories/menu_factory'
+import { UserFactory, userWithPermissions } from '#database/factories/user_factory'
+
+type Fixtures = { target: User; role: Role; leaf: Menu; article: Article }
+type Row = {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  pattern: string
+  code: string
+  status: number
+  body?: (f: Fixtures) => Record<string, unknown>
+}
+
+const { user, role, menu, article } = PERMISSIONS
+const unique = () => Math.random().toString(36).slice(2, 10)
+
+/**
+ * Every admin route with the permission it must declare and a request that succeeds with it.
+ * The router walk below fails when a registered admin route is missing from this table.
+ */
+const ROUTES: Row[] = [
+  { method: 'GET', pattern: '/users', code: user.list, status: 200 },
+  { method: 'GET', pattern: '/users/:target', code: user.list, status: 200 },
+  {
+    method: 'POST',
+    pattern: '/users',
+    code: user.create,
+    status: 201,
+    body: () => ({ account: `new_${unique()}`, password: 'A-long-enough-passphrase-1' }),
+  },
+  {
+    method: 'PUT',
+    pattern: '/users/:target',
+    code: user.update,
+    status: 200,
+    body: () => ({ nickname: 'Renamed' }),
+  },
+  { method: 'DELETE', pattern: '/users/:target', code: user.delete, status: 204 },
+  {
+    method: 'PUT',
+    pattern: '/users/:target/roles',
+    code: user.assignRoles,
+    status: 200,
+    body: (f) => ({ roleIds: [f.role.id] }),
+  },
+  {
+    method: 'POST',
+    pattern: '/users/:target/password-reset',
+    code: user.resetPassword,
+    status: 200,
+    body: () => ({ password: 'Brand-new-passphrase-2' }),
+  },
+  { method: 'GET', pattern: '/roles', code: role.list, status: 200 },
+  { method: 'GET', pattern: '/roles/:role', code: role.list, status: 200 },
+  {
+    method: 'POST',
+    pattern: '/roles',
+    code: role.create,
+    status: 201,
+    body: () => ({ code: `r_${unique()}`, name: 'Editors' }),
+  },
+  {
+    method: 'PUT',
+    pattern: '/roles/:role',
+    code: role.update,
+    status: 200,
+    body: () => ({ name: 'Renamed role' }),
+  },
+  { method: 'DELETE', pattern: '/roles/:role', code: role.delete, status: 204 },
+  {
+    method: 'PUT',
+    pattern: '/roles/:role/menus',
+    code: role.assignMenus,
+    status: 200,
+    body: (f) => ({ menuIds: [f.leaf.id] }),
+  },
+  { method: 'GET', pattern: '/menus/tree', code: menu.list, status: 200 },
+  { method: 'GET', pattern: '/menus', code: menu.list, status: 200 },
+  { method: 'GET', pattern: '/menus/:leaf', code: menu.list, status: 200 },
+  {
+    method: 'POST',
+    pattern: '/menus',
+    code: menu.create,
+    status: 201,
+    body: () => ({ type: 'directory', name: 'Reports', path: `/reports-${unique()}` }),
+  },
+  {
+    method: 'PUT',
+    pattern: '/menus/:leaf',
+    code: menu.update,
+    status: 200,
+    body: () => ({ name: 'Renamed page' }),
+  },
+  { method: 'DELETE', pattern: '/menus/:leaf', code: menu.delete, status: 204 },
+  { method: 'GET', pattern: '/articles', code: article.list, status: 200 },
+  { method: 'GET', pattern: '/articles/:article', code: article.list, status: 200 },
+  {
+    method: 'POST',
+    pattern: '/articles',
+    code: article.create,
+    status: 201,
+    body: () => ({ title: 'Release notes', content: 'Body', category: 'release' }),
+  },
+  {
+    method: 'PUT',
+    pattern: '/articles/:article',
+    code: article.update,
+    status: 200,
+    body: () => ({ title: 'Edited' }),
+  },
+  { method: 'DELETE', pattern: '/articles/:article', code: article.delete, status: 204 },
+  { method: 'POST', pattern: '/articles/:article/publish', code: article.publish, status: 200 },
+  { method: 'POST', pattern: '/articles/:article/unpublish', code: article.publish, status: 200 },
+]
+
+/** The registered pattern of a table row (`:target`, `:role`, ... are all `:id` in the router). */
+const routePattern = (row: Row) => `${ADMIN_PREFIX}${row.pattern.replace(/:[a-z]+/g, ':id')}`
+
+async function fixtures(): Promise<Fixtures> {
+  const target = await UserFactory.create()
+  const roleRow = await RoleFactory.create()
+  const directory = await MenuFactory.create()
+  const leaf = await MenuFactory.merge({ parentId: directory.id }).apply('page').create()
+  const articleRow = await Article.create({
+    slug: `fixture-${unique()}`,
+    title: 'Fixture',
+    summary: '',
+    content: 'Fixture body',
+    category: 'news',
+    status: 'draft',
+  })
+  return { target, role: roleRow, leaf, article: articleRow }
+}
+
+function send(client: ApiClient, row: Row, f: Fixtures) {
+  const url = `${ADMIN_PREFIX}${row.pattern}`
+    .replace(':target', String(f.target.id))
+    .replace(':role', String(f.role.id))
+    .replace(':leaf', String(f.leaf.id))
+    .replace(':article', String(f.article.id))
+  const request = client.request(url, row.method)
+  return row.body ? request.json(row.body(f)) : request
+}
+
+/** Stored routes of the running application under /api/admin (HEAD included). */
+function adminRoutes() {
+  return Object.values(router.toJSON())
+    .flat()
+    .filter((route) => route.pattern.startsWith(ADMIN_PREFIX))
+}
+
+test.group('Admin routes: every route declares one permission (router walk)', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  test('every /api/admin route has exactly one `can` declaration with a catalogued, seeded code', async ({
+    assert,
+  }) => {
+    const seeded = new Set(
+      (await Menu.query().where('type', 'button').whereNotNull('permission')).map(
+        (node) => node.permission
+      )
+    )
+    const routes = adminRoutes()
+    assert.isAtLeast(routes.length, ROUTES.length)
+    for (const route of routes) {
+      const where = `${route.methods.join('|')} ${route.pattern}`
+      const declarations = [...route.middleware.all()].filter(
+        (entry: any) => entry && typeof entry === 'object' && entry.name === 'can'
+      ) as { args: unknown }[]
+      assert.lengthOf(declarations, 1, `${where} must declare exactly one permission`)
+      const code = declarations[0].args
+      assert.isString(code, `${where} declares no code`)
+      assert.isTrue(isPermissionCode(code as string), `${where}: ${code} is not in the catalogue`)
+      assert.isTrue(seeded.has(code as string), `${where}: ${code} has no seeded button`)
+    }
+  })
+
+  test('the table of this file covers every registered admin route, with the declared code', async ({
+    assert,
+  }) => {
+    const declared = new Map<string, unknown>()
+    for (const route of adminRoutes()) {
+      const can = [...route.middleware.all()].find((entry: any) => entry?.name === 'can') as any
+      for (const method of route.methods) {
+        if (method !== 'HEAD') declared.set(`${method} ${route.pattern}`, can?.args)
+      }
+    }
+    const table = new Map(ROUTES.map((row) => [`${row.method} ${routePattern(row)}`, row.code]))
+    assert.sameMembers([...declared.keys()], [...table.keys()])
+    for (const [key, code] of table) assert.equal(declared.get(key), code, key)
+  })
+
+  test('every catalogued permission code is used by at least one admin route', async ({
+    assert,
+  }) => {
+    const used = new Set(ROUTES.map((row) => row.code))
+    assert.sameMembers([...used], [...ALL_PERMISSION_CODES])
+  })
+
+  test('deny by default at runtime: a route without a declaration is recognised as such', async ({
+    assert,
+  }) => {
+    const health = Object.values(router.toJSON())
+      .flat()
+      .find((route) => route.pattern === '/api/health')
+    assert.isDefined(health)
+    assert.isFalse(declaresPermission(health!))
+    for (const route of adminRoutes()) assert.isTrue(declaresPermission(route), route.pattern)
+  })
+})
+
+test.group('Admin routes: 401 without a token, 403 without the permission, success with it', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  test('{method} {pattern} without a token -> 401')
+    .with(ROUTES)
+    .run(async ({ client, assert }, row) => {
+      const f = await fixtures()
+      const response = await send(client, row, f)
+      response.assertStatus(401)
+      assert.equal(response.body().errors[0].code, 'E_UNAUTHORIZED')
+    })
+
+  test('{method} {pattern} with every permission but its own -> 403')
+    .with(ROUTES)
+    .run(async ({ client, assert }, row) => {
+      const f = await fixtures()
+      const { user: caller } = await userWithPermissions(
+        ALL_PERMISSION_CODES.filter((code) => code !== row.code)
+      )
+      const response = await send(client, row, f).loginAs(caller)
+      response.assertStatus(403)
+      assert.deepEqual(response.body(), {
+        errors: [
+          { code: 'E_FORBIDDEN', message: 'You do not have permission to perform this action' },
+        ],
+      })
+    })
+
+  test('{method} {pattern} with only its own permission -> success')
+    .with(ROUTES)
+    .run(async ({ client, assert }, row) => {
+      const f = await fixtures()
+      const { user: caller } = await userWithPermissions([row.code])
+      const response = await send(client, row, f).loginAs(caller)
+      response.assertStatus(row.status)
+      if (row.status !== 204) assert.property(response.body(), 'data')
+    })
+})

@@ -23,7 +23,7 @@ const loggerConfig = defineConfig({
         ],
         censor: '[redacted]',
       },
-      desination: !app.inProduction ? await syncDestination() : undefined,
+      destination: !app.inProduction ? await syncDestination() : undefined,
       transport: {
         targets: [targets.file({ destination: 1 })],
       },

@@ -1,0 +1,358 @@
+/*
+| npm run bench: builds the app, starts it in production mode against a database chosen by env,
+| loads the data set, drives load with autocannon from separate processes, prints one table and
+| writes it as JSON under tmp/.
+|
+| Environment:
+|   BENCH_DB=pg|sqlite (default pg)      BENCH_DURATION=seconds per measured run (default 5)
+|   BENCH_RUNS=rounds (default 3)        BENCH_CONNECTIONS=autocannon connections (default 10)
+|   BENCH_LARGE=articles for the large set (default 1000000)   BENCH_MIXED=seconds (default 60)
+|   BENCH_SKIP_BUILD=1 reuses build/
+|
+| Every figure is the median over BENCH_RUNS rounds; the scenarios of one round run back to back,
+| so ratios (e.g. /me vs /health) compare figures measured under the same machine noise.
+*/
+import { execFileSync, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import { createDataset, readCaptchaAnswer } from './dataset.js'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+const BUILD = join(ROOT, 'build')
+const DB = process.env.BENCH_DB ?? 'pg'
+const DURATION = Number(process.env.BENCH_DURATION ?? 5)
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
+const LARGE = Number(process.env.BENCH_LARGE ?? 1_000_000)
+const SMALL = 10_000
+const MIXED = Number(process.env.BENCH_MIXED ?? 60)
+const ADMIN_PASSWORD = 'Bench-Admin-Passw0rd!'
+
+const log = (line) => process.stderr.write(`[bench] ${line}\n`)
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+async function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+const port = await freePort()
+const base = `http://127.0.0.1:${port}`
+const dbConfig = {
+  db: DB,
+  adminAccount: 'admin',
+  sqliteFile: join(ROOT, 'tmp/bench.sqlite3'),
+  pg: {
+    host: '127.0.0.1',
+    port: 5432,
+    user: 'postgres',
+    password: '',
+    database: 'adonis_rbac_bench',
+  },
+}
+const appEnv = {
+  ...process.env,
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  PORT: String(port),
+  LOG_LEVEL: 'warn',
+  APP_KEY: randomBytes(32).toString('base64url'),
+  JWT_SECRET: randomBytes(48).toString('base64url'),
+  DB_CONNECTION: DB,
+  SQLITE_FILE: dbConfig.sqliteFile,
+  PG_DB_NAME: dbConfig.pg.database,
+  DB_QUERY_EVENTS: 'true',
+  // The captcha scenario measures generation, not the per-IP limit.
+  LIMIT_CAPTCHA_PER_MINUTE: '1000000000',
+  ADMIN_ACCOUNT: 'admin',
+  ADMIN_PASSWORD,
+}
+
+const ace = (...args) =>
+  execFileSync(process.execPath, ['ace', ...args], {
+    cwd: BUILD,
+    env: appEnv,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+
+// ---------------------------------------------------------------- build, database, data set
+if (!process.env.BENCH_SKIP_BUILD) {
+  log('building (node ace build)')
+  execFileSync(process.execPath, ['ace', 'build'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+}
+mkdirSync(join(ROOT, 'tmp'), { recursive: true })
+if (DB === 'pg') {
+  const admin = new pg.Client({ ...dbConfig.pg, database: 'postgres' })
+  await admin.connect()
+  const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+    dbConfig.pg.database,
+  ])
+  if (!rowCount) await admin.query(`CREATE DATABASE ${dbConfig.pg.database}`)
+  await admin.end()
+}
+log(`fresh schema and seed on ${DB}`)
+ace('migration:fresh', '--force')
+ace('db:seed')
+await createDataset(dbConfig)
+log(`loading ${SMALL} articles`)
+ace('articles:load', `--count=${SMALL}`, '--truncate')
+
+// ---------------------------------------------------------------- server
+log('starting the production server')
+const server = spawn(process.execPath, ['bin/server.js'], {
+  cwd: BUILD,
+  env: appEnv,
+  stdio: ['ignore', 'ignore', 'inherit'],
+})
+const stopServer = () => server.exitCode === null && server.kill('SIGTERM')
+process.on('exit', stopServer)
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`${base}/api/health`)).ok) break
+  } catch {}
+  if (i > 300) throw new Error('server did not start')
+  await new Promise((resolve) => setTimeout(resolve, 100))
+}
+const rssMb = () => {
+  const status = readFileSync(`/proc/${server.pid}/status`, 'utf8')
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024)
+}
+
+async function login(account) {
+  const challenge = (await (await fetch(`${base}/api/auth/captcha`)).json()).data
+  const x = await readCaptchaAnswer(dbConfig, challenge.captchaId)
+  const verify = await fetch(`${base}/api/auth/captcha/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ captchaId: challenge.captchaId, x }),
+  })
+  const { captchaToken } = (await verify.json()).data
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account, password: ADMIN_PASSWORD, captchaToken }),
+  })
+  if (!response.ok)
+    throw new Error(`login of ${account} failed: ${response.status} ${await response.text()}`)
+  return (await response.json()).data.token
+}
+const superToken = await login('admin')
+const bigToken = await login('bench.admin')
+const smallToken = await login('bench.small')
+const firstSlug = (await (await fetch(`${base}/api/articles?pageSize=1`)).json()).data[0].slug
+
+// A blocked IP for the "login refused by the limiter" scenario: failures with bogus credentials.
+for (let i = 0; i < 25; i++) {
+  await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: 'admin', password: 'wrong', captchaToken: 'bogus' }),
+  })
+}
+
+const auth = (token) => ({ authorization: `Bearer ${token}` })
+const loginBody = JSON.stringify({
+  account: 'admin',
+  password: ADMIN_PASSWORD,
+  captchaToken: 'bogus',
+})
+const scenarios = {
+  'health': { path: '/api/health' },
+  'me (20 roles / 500 menus)': { path: '/api/auth/me', headers: auth(bigToken) },
+  'me (1 role / 10 menus)': { path: '/api/auth/me', headers: auth(smallToken) },
+  'admin users ?pageSize=20': { path: '/api/admin/users?pageSize=20', headers: auth(superToken) },
+  'articles page 1 @10k': { path: '/api/articles?pageNum=1&pageSize=10' },
+  'articles deep page @10k': { path: '/api/articles?pageNum=500&pageSize=20' },
+  'article by slug': { path: `/api/articles/${firstSlug}` },
+  'captcha generation': { path: '/api/auth/captcha', connections: 2 },
+  'login refused by limiter': {
+    path: '/api/auth/login',
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: loginBody,
+    expect: 429,
+  },
+}
+
+async function queriesPerRequest(scenario) {
+  const response = await fetch(`${base}${scenario.path}`, {
+    method: scenario.method ?? 'GET',
+    headers: scenario.headers,
+    body: scenario.body,
+  })
+  await response.arrayBuffer()
+  return { status: response.status, queries: Number(response.headers.get('x-db-queries')) }
+}
+
+function runLoad(scenario, duration = DURATION) {
+  const options = {
+    url: `${base}${scenario.path}`,
+    method: scenario.method ?? 'GET',
+    headers: scenario.headers ?? {},
+    body: scenario.body,
+    connections: scenario.connections ?? CONNECTIONS,
+    duration,
+    requests: scenario.requests,
+  }
+  const output = execFileSync(
+    process.execPath,
+    [join(ROOT, 'bench/load.js'), JSON.stringify(options)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    }
+  )
+  return JSON.parse(output)
+}
+
+async function measure(names, label) {
+  const rounds = {}
+  for (const name of names) rounds[name] = []
+  for (let round = 1; round <= RUNS; round++) {
+    for (const name of names) {
+      log(`${label} round ${round}/${RUNS}: ${name}`)
+      rounds[name].push(runLoad(scenarios[name]))
+    }
+  }
+  const rows = {}
+  for (const name of names) {
+    const runs = rounds[name]
+    const check = await queriesPerRequest(scenarios[name])
+    rows[name] = {
+      requestsPerSecond: Math.round(median(runs.map((r) => r.requestsPerSecond))),
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+      queries: check.queries,
+      status: check.status,
+      unexpected: runs.reduce(
+        (sum, r) => sum + r.errors + (scenarios[name].expect ? 0 : r.non2xx),
+        0
+      ),
+      runs,
+    }
+  }
+  return rows
+}
+
+// ---------------------------------------------------------------- measurements
+const results = {
+  db: DB,
+  when: new Date().toISOString(),
+  node: process.version,
+  cores: (await import('node:os')).cpus().length,
+  durationPerRun: DURATION,
+  runs: RUNS,
+  connections: CONNECTIONS,
+}
+results.small = await measure(Object.keys(scenarios), `@${SMALL}`)
+
+// Captcha: in-process generation time and the size of one response.
+const captchaResponse = await fetch(`${base}/api/auth/captcha`)
+results.captchaPayloadBytes = (await captchaResponse.text()).length
+try {
+  results.captchaGeneration = execFileSync(
+    process.execPath,
+    ['--import', '@poppinss/ts-exec', 'bench/captcha_generation.ts'],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } }
+  ).trim()
+} catch (error) {
+  results.captchaGeneration = `failed: ${error.message}`
+}
+
+log(`loading ${LARGE - SMALL} more articles (total ${LARGE})`)
+const loadStarted = Date.now()
+ace('articles:load', `--count=${LARGE - SMALL}`)
+results.largeLoadSeconds = Math.round((Date.now() - loadStarted) / 100) / 10
+scenarios[`articles page 1 @${LARGE}`] = scenarios['articles page 1 @10k']
+scenarios[`articles deep page @${LARGE}`] = scenarios['articles deep page @10k']
+results.large = await measure(
+  ['health', `articles page 1 @${LARGE}`, `articles deep page @${LARGE}`],
+  `@${LARGE}`
+)
+
+log(`mixed run, ${MIXED} s`)
+const mixed = runLoad(
+  {
+    path: '/api/health',
+    requests: [
+      { method: 'GET', path: '/api/auth/me', headers: auth(bigToken) },
+      { method: 'GET', path: '/api/articles?pageNum=1&pageSize=10' },
+      { method: 'GET', path: `/api/articles/${firstSlug}` },
+      { method: 'GET', path: '/api/admin/users?pageSize=20', headers: auth(superToken) },
+      { method: 'GET', path: '/api/health' },
+    ],
+  },
+  MIXED
+)
+results.mixed = { ...mixed, rssMb: rssMb() }
+stopServer()
+
+// ---------------------------------------------------------------- report
+const s = results.small
+const l = results.large
+const ratio = (a, b) => Math.round((a / b) * 100)
+results.targets = [
+  [
+    'guard+snapshot queries, 20 roles/500 menus (admin users read)',
+    `${s['admin users ?pageSize=20'].queries} total incl. the page queries`,
+  ],
+  [
+    '/me queries, 20 roles/500 menus',
+    `${s['me (20 roles / 500 menus)'].queries} (target <= 3; guard+snapshot = 2)`,
+  ],
+  ['/me queries, 1 role/10 menus', `${s['me (1 role / 10 menus)'].queries}`],
+  [
+    '/me throughput vs /health',
+    `${ratio(s['me (20 roles / 500 menus)'].requestsPerSecond, s.health.requestsPerSecond)} % (target >= 60 %)`,
+  ],
+  [
+    `list page 1 p50 @${LARGE} vs @${SMALL}`,
+    `${l[`articles page 1 @${LARGE}`].p50} ms vs ${s['articles page 1 @10k'].p50} ms (target <= 2x)`,
+  ],
+  ['captcha generation (in-process)', results.captchaGeneration],
+  ['captcha payload', `${results.captchaPayloadBytes} bytes (target <= 25600)`],
+  [
+    'limiter-refused login vs /health',
+    `${ratio(s['login refused by limiter'].requestsPerSecond, s.health.requestsPerSecond)} % (target >= 50 %)`,
+  ],
+  [`RSS after ${MIXED} s mixed run`, `${results.mixed.rssMb} MB (target <= 200 MB)`],
+]
+
+const table = [
+  `benchmark on ${DB}, node ${process.version}, ${results.cores} cores, ${RUNS} rounds x ${DURATION} s, ${CONNECTIONS} connections (medians)`,
+  '',
+  `${'scenario'.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'SQL/req'.padStart(8)} ${'status'.padStart(6)} ${'bad'.padStart(4)}`,
+]
+for (const rows of [s, l]) {
+  for (const [name, row] of Object.entries(rows)) {
+    table.push(
+      `${name.padEnd(34)} ${String(row.requestsPerSecond).padStart(8)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.queries).padStart(8)} ${String(row.status).padStart(6)} ${String(row.unexpected).padStart(4)}`
+    )
+  }
+}
+table.push(
+  `${`mixed ${MIXED} s`.padEnd(34)} ${String(Math.round(mixed.requestsPerSecond)).padStart(8)} ${String(mixed.p50).padStart(7)} ${String(mixed.p99).padStart(7)} ${'-'.padStart(8)} ${'-'.padStart(6)} ${String(mixed.non2xx + mixed.errors).padStart(4)}`
+)
+table.push('', 'targets:')
+for (const [name, value] of results.targets) table.push(`  ${name}: ${value}`)
+const text = table.join('\n')
+process.stdout.write(`${text}\n`)
+writeFileSync(join(ROOT, 'tmp/bench.json'), JSON.stringify(results, null, 2))
+writeFileSync(join(ROOT, 'tmp/bench.txt'), `${text}\n`)
+log('written tmp/bench.json and tmp/bench.txt')
+process.exit(0)

@@ -1,0 +1,148 @@
+import { test } from '@japa/runner'
+import type pg from 'pg'
+import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
+import { freshPgDatabase } from '#tests/helpers/pg_database'
+import { startAppProcess, type AppProcess } from '#tests/helpers/app_process'
+
+const DATABASE = 'adonis_rbac_test_instances'
+
+/**
+ * Two app processes on different ports, one PostgreSQL database, the database limiter store:
+ * everything that must be shared (challenges, credentials, tokenVersion, limiter counters) is.
+ */
+test.group('Reliability: two instances, one database', (group) => {
+  let db: pg.Client
+  let a: AppProcess
+  let b: AppProcess
+
+  group.setup(async () => {
+    db = await freshPgDatabase(DATABASE)
+    const instanceEnv = { DB_CONNECTION: 'pg', PG_DB_NAME: DATABASE, LIMITER_STORE: 'database' }
+    ;[a, b] = await Promise.all([startAppProcess(instanceEnv), startAppProcess(instanceEnv)])
+    return async () => {
+      await Promise.all([a.stop(), b.stop()])
+      await db.end()
+    }
+  })
+
+  const json = async (url: string, init: RequestInit = {}) => {
+    const response = await fetch(url, {
+      ...init,
+      headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+    })
+    return { status: response.status, body: await response.json() }
+  }
+  const answerOf = async (captchaId: string) =>
+    (await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [captchaId])).rows[0]
+      .answer_x
+
+  test('a challenge from A verifies on B, the credential from B logs in on A, a reset on A kills the token on B', async ({
+    assert,
+  }) => {
+    assert.notEqual(a.port, b.port)
+    const challenge = (await json(`${a.url}/api/auth/captcha`)).body.data
+    const verify = await json(`${b.url}/api/auth/captcha/verify`, {
+      method: 'POST',
+      body: JSON.stringify({
+        captchaId: challenge.captchaId,
+        x: await answerOf(challenge.captchaId),
+      }),
+    })
+    assert.equal(verify.status, 200)
+
+    const login = await json(`${a.url}/api/auth/login`, {
+      method: 'POST',
+      body: JSON.stringify({
+        account: ADMIN_ACCOUNT,
+        password: ADMIN_PASSWORD,
+        captchaToken: verify.body.data.captchaToken,
+      }),
+    })
+    assert.equal(login.status, 200)
+    const token = login.body.data.token as string
+    const auth = { authorization: `Bearer ${token}` }
+
+    // The credential is spent for B too.
+    const replay = await json(`${b.url}/api/auth/login`, {
+      method: 'POST',
+      body: JSON.stringify({
+        account: ADMIN_ACCOUNT,
+        password: ADMIN_PASSWORD,
+        captchaToken: verify.body.data.captchaToken,
+      }),
+    })
+    assert.equal(replay.status, 400)
+
+    // A second administrator whose token B accepts, until A resets its password.
+    const created = await json(`${a.url}/api/admin/users`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        account: 'second.admin',
+        nickname: 'Second',
+        password: 'Second-Admin-Passw0rd',
+      }),
+    })
+    assert.oneOf(created.status, [200, 201])
+    const secondId = created.body.data.id
+    const challenge2 = (await json(`${b.url}/api/auth/captcha`)).body.data
+    const verify2 = await json(`${a.url}/api/auth/captcha/verify`, {
+      method: 'POST',
+      body: JSON.stringify({
+        captchaId: challenge2.captchaId,
+        x: await answerOf(challenge2.captchaId),
+      }),
+    })
+    const secondLogin = await json(`${b.url}/api/auth/login`, {
+      method: 'POST',
+      body: JSON.stringify({
+        account: 'second.admin',
+        password: 'Second-Admin-Passw0rd',
+        captchaToken: verify2.body.data.captchaToken,
+      }),
+    })
+    assert.equal(secondLogin.status, 200)
+    const secondAuth = { authorization: `Bearer ${secondLogin.body.data.token}` }
+    assert.equal((await json(`${b.url}/api/auth/me`, { headers: secondAuth })).status, 200)
+
+    const reset = await json(`${a.url}/api/admin/users/${secondId}/password-reset`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ password: 'Reset-By-Instance-A-1' }),
+    })
+    assert.equal(reset.status, 200)
+    assert.equal((await json(`${b.url}/api/auth/me`, { headers: secondAuth })).status, 401)
+    assert.equal((await json(`${a.url}/api/auth/me`, { headers: secondAuth })).status, 401)
+    assert.equal((await json(`${b.url}/api/auth/me`, { headers: auth })).status, 200)
+  }).timeout(120_000)
+
+  test('the login limiter counts across both instances', async ({ assert }) => {
+    await db.query('DELETE FROM rate_limits')
+    const failOn = async (instance: AppProcess) => {
+      const challenge = (await json(`${instance.url}/api/auth/captcha`)).body.data
+      const verify = await json(`${instance.url}/api/auth/captcha/verify`, {
+        method: 'POST',
+        body: JSON.stringify({
+          captchaId: challenge.captchaId,
+          x: await answerOf(challenge.captchaId),
+        }),
+      })
+      return json(`${instance.url}/api/auth/login`, {
+        method: 'POST',
+        body: JSON.stringify({
+          account: ADMIN_ACCOUNT,
+          password: 'Wrong-Guess-9',
+          captchaToken: verify.body.data.captchaToken,
+        }),
+      })
+    }
+    // 5 failures per account are allowed in the window: 3 on A and 2 on B.
+    for (const instance of [a, b, a, b, a]) {
+      assert.equal((await failOn(instance)).status, 401)
+    }
+    const blockedOnB = await failOn(b)
+    assert.equal(blockedOnB.status, 429)
+    assert.equal(blockedOnB.body.errors[0].code, 'E_TOO_MANY_REQUESTS')
+    assert.equal((await failOn(a)).status, 429)
+  }).timeout(120_000)
+})

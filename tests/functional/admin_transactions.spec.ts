@@ -1,0 +1,150 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import User from '#models/user'
+import Role from '#models/role'
+import Menu from '#models/menu'
+import { resetDatabase } from '#tests/helpers/database'
+import { RoleFactory } from '#database/factories/role_factory'
+import { MenuFactory } from '#database/factories/menu_factory'
+import { UserFactory } from '#database/factories/user_factory'
+
+/**
+ * Multi-row writes are all-or-nothing. A trigger makes the second statement (the link rows) fail
+ * for real inside the database; the first statement must then be rolled back too.
+ */
+async function failInsertsInto(table: 'user_roles' | 'role_menus') {
+  const name = `test_fail_${table}`
+  if (db.connection().dialect.name === 'postgres') {
+    await db.rawQuery(
+      `CREATE OR REPLACE FUNCTION test_fail_insert() RETURNS trigger AS $$
+       BEGIN RAISE EXCEPTION 'insert refused by test trigger'; END $$ LANGUAGE plpgsql`
+    )
+    await db.rawQuery(
+      `CREATE TRIGGER ${name} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION test_fail_insert()`
+    )
+    return async () => {
+      await db.rawQuery(`DROP TRIGGER IF EXISTS ${name} ON ${table}`)
+    }
+  }
+  await db.rawQuery(
+    `CREATE TRIGGER ${name} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'insert refused by test trigger'); END`
+  )
+  return async () => {
+    await db.rawQuery(`DROP TRIGGER IF EXISTS ${name}`)
+  }
+}
+
+/** Runs `work` while inserts into `table` fail; the trigger is gone before the next reset. */
+async function whileInsertsFail<T>(table: 'user_roles' | 'role_menus', work: () => Promise<T>) {
+  const drop = await failInsertsInto(table)
+  try {
+    return await work()
+  } finally {
+    await drop()
+  }
+}
+
+const seededAdmin = () => User.findByOrFail('account', 'admin')
+const linkIds = async (table: string, owner: string, id: number, column: string) =>
+  (await db.from(table).where(owner, id)).map((row) => Number(row[column])).sort((a, b) => a - b)
+
+test.group('Admin transactions: nothing half-written', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  test('POST users with roleIds: the account is not created when its role links fail', async ({
+    client,
+    assert,
+  }) => {
+    const role = await RoleFactory.create()
+    const admin = await seededAdmin()
+    const response = await whileInsertsFail('user_roles', () =>
+      client
+        .post('/api/admin/users')
+        .json({ account: 'halfway', password: 'Half-written-passphrase', roleIds: [role.id] })
+        .loginAs(admin)
+    )
+    response.assertStatus(500)
+    assert.deepEqual(response.body(), {
+      errors: [{ code: 'E_INTERNAL', message: 'Internal server error' }],
+    })
+    assert.isNull(await User.findBy('account', 'halfway'))
+
+    // The same request succeeds once the database accepts the links.
+    const retry = await client
+      .post('/api/admin/users')
+      .json({ account: 'halfway', password: 'Half-written-passphrase', roleIds: [role.id] })
+      .loginAs(admin)
+    retry.assertStatus(201)
+  })
+
+  test('PUT users/:id/roles: the old set survives when inserting the new one fails', async ({
+    client,
+    assert,
+  }) => {
+    const [oldRole, newRole] = await RoleFactory.createMany(2)
+    const target = await UserFactory.create()
+    await target.related('roles').attach([oldRole.id])
+    const response = await whileInsertsFail('user_roles', async () =>
+      client
+        .put(`/api/admin/users/${target.id}/roles`)
+        .json({ roleIds: [newRole.id] })
+        .loginAs(await seededAdmin())
+    )
+    response.assertStatus(500)
+    assert.deepEqual(await linkIds('user_roles', 'user_id', target.id, 'role_id'), [oldRole.id])
+  })
+
+  test('POST roles with menuIds: the role is not created when its menu links fail', async ({
+    client,
+    assert,
+  }) => {
+    const menu = await Menu.query().where('type', 'button').firstOrFail()
+    const response = await whileInsertsFail('role_menus', async () =>
+      client
+        .post('/api/admin/roles')
+        .json({ code: 'halfway', name: 'Half', menuIds: [menu.id] })
+        .loginAs(await seededAdmin())
+    )
+    response.assertStatus(500)
+    assert.isNull(await Role.findBy('code', 'halfway'))
+  })
+
+  test('PUT roles/:id/menus: the old set survives when inserting the new one fails', async ({
+    client,
+    assert,
+  }) => {
+    const role = await RoleFactory.create()
+    const [first, second] = await Menu.query().whereNull('parent_id').orderBy('id')
+    await role.related('menus').attach([first.id])
+    const response = await whileInsertsFail('role_menus', async () =>
+      client
+        .put(`/api/admin/roles/${role.id}/menus`)
+        .json({ menuIds: [second.id] })
+        .loginAs(await seededAdmin())
+    )
+    response.assertStatus(500)
+    assert.deepEqual(await linkIds('role_menus', 'role_id', role.id, 'menu_id'), [first.id])
+  })
+
+  test('PUT menus/:id moving a node: the move is undone when granting the new ancestors fails', async ({
+    client,
+    assert,
+  }) => {
+    const [from, to] = await MenuFactory.createMany(2)
+    const page = await MenuFactory.merge({ parentId: from.id }).apply('page').create()
+    const role = await RoleFactory.create()
+    await role.related('menus').attach([from.id, page.id])
+    const response = await whileInsertsFail('role_menus', async () =>
+      client
+        .put(`/api/admin/menus/${page.id}`)
+        .json({ parentId: to.id })
+        .loginAs(await seededAdmin())
+    )
+    response.assertStatus(500)
+    assert.equal((await Menu.findOrFail(page.id)).parentId, from.id)
+    assert.deepEqual(
+      await linkIds('role_menus', 'role_id', role.id, 'menu_id'),
+      [from.id, page.id].sort((a, b) => a - b)
+    )
+  })
+})

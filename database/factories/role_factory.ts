@@ -25,7 +25,10 @@ export const RoleFactory = factory
 export async function roleWithPermissions(codes: readonly string[], attributes = {}) {
   const role = await RoleFactory.merge(attributes).create()
   const buttons: { id: number | string }[] = codes.length
-    ? await db.from('menus').select('id').whereIn('permission', [...codes])
+    ? await db
+        .from('menus')
+        .select('id')
+        .whereIn('permission', [...codes])
     : []
   const menuIds = await withAncestors(buttons.map((row) => Number(row.id)))
   if (menuIds.length) await role.related('menus').attach(menuIds)

@@ -219,41 +219,44 @@ test.group('Admin routes: every route declares one permission (router walk)', (g
   })
 })
 
-test.group('Admin routes: 401 without a token, 403 without the permission, success with it', (group) => {
-  group.each.setup(() => resetDatabase())
+test.group(
+  'Admin routes: 401 without a token, 403 without the permission, success with it',
+  (group) => {
+    group.each.setup(() => resetDatabase())
 
-  test('{method} {pattern} without a token -> 401')
-    .with(ROUTES)
-    .run(async ({ client, assert }, row) => {
-      const f = await fixtures()
-      const response = await send(client, row, f)
-      response.assertStatus(401)
-      assert.equal(response.body().errors[0].code, 'E_UNAUTHORIZED')
-    })
-
-  test('{method} {pattern} with every permission but its own -> 403')
-    .with(ROUTES)
-    .run(async ({ client, assert }, row) => {
-      const f = await fixtures()
-      const { user: caller } = await userWithPermissions(
-        ALL_PERMISSION_CODES.filter((code) => code !== row.code)
-      )
-      const response = await send(client, row, f).loginAs(caller)
-      response.assertStatus(403)
-      assert.deepEqual(response.body(), {
-        errors: [
-          { code: 'E_FORBIDDEN', message: 'You do not have permission to perform this action' },
-        ],
+    test('{method} {pattern} without a token -> 401')
+      .with(ROUTES)
+      .run(async ({ client, assert }, row) => {
+        const f = await fixtures()
+        const response = await send(client, row, f)
+        response.assertStatus(401)
+        assert.equal(response.body().errors[0].code, 'E_UNAUTHORIZED')
       })
-    })
 
-  test('{method} {pattern} with only its own permission -> success')
-    .with(ROUTES)
-    .run(async ({ client, assert }, row) => {
-      const f = await fixtures()
-      const { user: caller } = await userWithPermissions([row.code])
-      const response = await send(client, row, f).loginAs(caller)
-      response.assertStatus(row.status)
-      if (row.status !== 204) assert.property(response.body(), 'data')
-    })
-})
+    test('{method} {pattern} with every permission but its own -> 403')
+      .with(ROUTES)
+      .run(async ({ client, assert }, row) => {
+        const f = await fixtures()
+        const { user: caller } = await userWithPermissions(
+          ALL_PERMISSION_CODES.filter((code) => code !== row.code)
+        )
+        const response = await send(client, row, f).loginAs(caller)
+        response.assertStatus(403)
+        assert.deepEqual(response.body(), {
+          errors: [
+            { code: 'E_FORBIDDEN', message: 'You do not have permission to perform this action' },
+          ],
+        })
+      })
+
+    test('{method} {pattern} with only its own permission -> success')
+      .with(ROUTES)
+      .run(async ({ client, assert }, row) => {
+        const f = await fixtures()
+        const { user: caller } = await userWithPermissions([row.code])
+        const response = await send(client, row, f).loginAs(caller)
+        response.assertStatus(row.status)
+        if (row.status !== 204) assert.property(response.body(), 'data')
+      })
+  }
+)

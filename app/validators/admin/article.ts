@@ -21,9 +21,17 @@ const coverUrl = () =>
 
 const slug = () => vine.string().trim().minLength(1).maxLength(160).regex(SLUG_FORMAT)
 
+/** Full date and time, optional seconds/fraction, optional offset (none = UTC). */
+const ISO_DATE_TIME =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/
+
 /** An ISO 8601 date-time (a value without an offset is read as UTC), turned into a DateTime. */
 const isoDateTime = vine.createRule((value, _options, field) => {
-  if (typeof value !== 'string' || !DateTime.fromISO(value, { zone: 'utc' }).isValid) {
+  if (
+    typeof value !== 'string' ||
+    !ISO_DATE_TIME.test(value) ||
+    !DateTime.fromISO(value, { zone: 'utc' }).isValid
+  ) {
     field.report('The {{ field }} field must be an ISO 8601 date-time', 'isoDateTime', field)
   }
 })

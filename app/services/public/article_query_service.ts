@@ -89,13 +89,20 @@ export class ArticleQueryService {
   /**
    * Counts at most MAX_PAGE_WINDOW matches. No page beyond that window can be requested, so an
    * exact count of a million rows would buy the client nothing and cost a scan per request; the
-   * inner LIMIT lets the database stop early (an index range scan on the public list index).
+   * inner LIMIT lets the database stop at the cap.
    */
   protected async cappedCount(now: string, filters: ArticleListFilters) {
     const matches = this.filtered(this.visible(db.from('articles'), now), filters)
       .select(db.raw('1'))
       .limit(MAX_PAGE_WINDOW)
       .as('capped')
+    // Unfiltered, walking the list index in its own order makes this an index-only scan of its
+    // first entries (measured on PostgreSQL: 64 index pages for 10,000 rows, whatever the table
+    // size or how drafts are spread in the heap). With filters, the planner's own choice (often a
+    // scan that stops at the limit) was faster than a forced ordered walk, so it is left free.
+    if (!filters.category && !filters.keyword) {
+      matches.orderBy('articles.published_at', 'desc').orderBy('articles.id', 'desc')
+    }
     const [row] = await db.from(matches).count('* as total')
     return Number(row.total)
   }

@@ -348,3 +348,33 @@ test.group('Protections: the last enabled super administrator', (group) => {
     assert.include(self.body().errors[0].message, 'own account')
   })
 })
+
+test.group('Protections: concurrent writes', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  test('two super admins disabling each other at once: one wins, one enabled super admin remains', async ({
+    client,
+    assert,
+  }) => {
+    for (let round = 0; round < 5; round++) {
+      await resetDatabase()
+      const first = await seededAdmin()
+      const second = await superAdminUser()
+      const responses = await Promise.all([
+        client.put(`/api/admin/users/${second.id}`).json({ status: 'disabled' }).loginAs(first),
+        client.put(`/api/admin/users/${first.id}`).json({ status: 'disabled' }).loginAs(second),
+      ])
+      const statuses = responses.map((response) => response.status()).sort()
+      assert.equal(statuses.filter((status) => status === 200).length, 1, `round ${round}`)
+      // The loser is refused: 403 (last super admin) or 401 (its own account was disabled first).
+      assert.oneOf(
+        statuses.find((status) => status !== 200),
+        [401, 403]
+      )
+      const enabled = await User.query()
+        .where('status', 'enabled')
+        .whereHas('roles', (roles) => roles.where('code', 'super_admin'))
+      assert.lengthOf(enabled, 1, `round ${round}`)
+    }
+  })
+})

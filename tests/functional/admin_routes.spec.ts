@@ -171,7 +171,7 @@ test.group('Admin routes: every route declares one permission (router walk)', (g
       )
     )
     const routes = adminRoutes()
-    assert.isAtLeast(routes.length, ROUTES.length)
+    assert.lengthOf(routes, ROUTES.length)
     for (const route of routes) {
       const where = `${route.methods.join('|')} ${route.pattern}`
       const declarations = [...route.middleware.all()].filter(

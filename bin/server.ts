@@ -3,6 +3,7 @@
 */
 await import('reflect-metadata')
 const { Ignitor, prettyPrintError } = await import('@adonisjs/core')
+const { createApiServer } = await import('#start/http_server')
 
 const APP_ROOT = new URL('../', import.meta.url)
 
@@ -22,7 +23,7 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
   })
   .httpServer()
-  .start()
+  .start(createApiServer)
   .catch((error) => {
     process.exitCode = 1
     prettyPrintError(error)

@@ -28,6 +28,7 @@ if (env.get('DB_QUERY_EVENTS', false)) {
  */
 router.use([
   () => import('@adonisjs/core/bodyparser_middleware'),
+  () => import('#middleware/reject_null_bytes_middleware'),
   () => import('@adonisjs/auth/initialize_auth_middleware'),
 ])
 

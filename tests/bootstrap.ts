@@ -8,6 +8,7 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import { authApiClient } from '@adonisjs/auth/plugins/api_client'
 import env from '#start/env'
 import { prepareTestDatabase } from '#tests/helpers/database'
+import { createApiServer } from '#start/http_server'
 
 export const plugins: Config['plugins'] = [
   assert(),
@@ -45,6 +46,6 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
 
 export const configureSuite: Config['configureSuite'] = (suite) => {
   if (suite.name === 'functional') {
-    return suite.setup(() => testUtils.httpServer().start())
+    return suite.setup(() => testUtils.httpServer().start(createApiServer))
   }
 }

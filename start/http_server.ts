@@ -1,0 +1,37 @@
+/*
+| The Node HTTP server behind AdonisJS (used by bin/server.ts and the test runner).
+| Requests Node rejects before AdonisJS sees them (oversized headers, malformed HTTP) still get an
+| answer in the API's error contract instead of an empty body.
+*/
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+
+const contractResponse = (status: number, reason: string, code: string, message: string) => {
+  const body = JSON.stringify({ errors: [{ code, message }] })
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Connection: close\r\n\r\n' +
+    body
+  )
+}
+
+export function createApiServer(handler: (req: IncomingMessage, res: ServerResponse) => any) {
+  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 30_000 }, handler)
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) return socket.destroy()
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
+    socket.end(
+      tooLarge
+        ? contractResponse(
+            431,
+            'Request Header Fields Too Large',
+            'E_HEADERS_TOO_LARGE',
+            'Request headers too large'
+          )
+        : contractResponse(400, 'Bad Request', 'E_BAD_REQUEST', 'Malformed HTTP request')
+    )
+  })
+  return server
+}

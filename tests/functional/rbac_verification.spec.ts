@@ -63,13 +63,11 @@ test.group('RBAC: the verification procedure for a new role', (group) => {
       .post('/api/auth/captcha/verify')
       .json({ captchaId: challenge.captchaId, x: await challengeAnswer(challenge.captchaId) })
     verify.assertStatus(200)
-    const login = await client
-      .post('/api/auth/login')
-      .json({
-        account: 'writer.one',
-        password: 'Writer-Passw0rd-1',
-        captchaToken: verify.body().data.captchaToken,
-      })
+    const login = await client.post('/api/auth/login').json({
+      account: 'writer.one',
+      password: 'Writer-Passw0rd-1',
+      captchaToken: verify.body().data.captchaToken,
+    })
     login.assertStatus(200)
     const token = login.body().data.token
 

@@ -27,7 +27,7 @@ export type ArticleListFilters = {
 
 export type ArticlePage = {
   rows: PublicArticle[]
-  /** Matching articles, exact up to MAX_PAGE_WINDOW and capped at it beyond (see list()). */
+  /** Matching articles, exact up to MAX_PAGE_WINDOW and capped at it beyond (see cappedCount()). */
   total: number
   pageNum: number
   pageSize: number

@@ -26,6 +26,9 @@ const UNIQUE_VIOLATIONS = new Set([
   'SQLITE_CONSTRAINT_PRIMARYKEY',
 ])
 
+/** Foreign-key violations: a concurrent request deleted or linked the row this write references. */
+const FOREIGN_KEY_VIOLATIONS = new Set(['23503', 'SQLITE_CONSTRAINT_FOREIGNKEY'])
+
 /** Errors that mean the data store cannot be reached right now: answered 503, not 500. */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -120,6 +123,14 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       return {
         status: 409,
         errors: [{ code: 'E_CONFLICT', message: 'The value is already taken' }],
+      }
+    }
+    if (err.code && FOREIGN_KEY_VIOLATIONS.has(err.code)) {
+      return {
+        status: 409,
+        errors: [
+          { code: 'E_CONFLICT', message: 'A related record was changed at the same time, retry' },
+        ],
       }
     }
     if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) {

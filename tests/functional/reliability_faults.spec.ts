@@ -4,7 +4,7 @@ import { signAdminToken } from '#auth/jwt'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { startTcpProxy } from '#tests/helpers/tcp_proxy'
 import { freshPgDatabase } from '#tests/helpers/pg_database'
-import { startAppProcess, type AppProcess } from '#tests/helpers/app_process'
+import { startAppProcess, type AppProcess, readJson } from '#tests/helpers/app_process'
 
 const DATABASE = 'adonis_rbac_test_faults'
 
@@ -45,7 +45,7 @@ test.group('Reliability: the database goes away and comes back', (group) => {
     const { token } = await signAdminToken(rows[0].id, 0)
     const call = async (path: string, init: RequestInit = {}) => {
       const response = await fetch(`${instance.url}${path}`, init)
-      return { status: response.status, body: await response.json() }
+      return { status: response.status, body: await readJson(response) }
     }
     const credential = async () => {
       const challenge = (await call('/api/auth/captcha')).body.data

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { readJson } from '#tests/helpers/app_process'
 import fc from 'fast-check'
 import router from '@adonisjs/core/services/router'
 import env from '#start/env'
@@ -276,13 +277,13 @@ test.group('Reliability: fuzzing every route', (group) => {
       body: JSON.stringify({ account: 'a', password: 'b', captchaToken: 'x'.repeat(600 * 1024) }),
     })
     assert.equal(big.status, 413)
-    assert.equal((await big.json()).errors[0].code, 'E_PAYLOAD_TOO_LARGE')
+    assert.equal((await readJson(big)).errors[0].code, 'E_PAYLOAD_TOO_LARGE')
 
     const header = await fetch(`${BASE}/api/health`, {
       headers: { 'x-filler': 'h'.repeat(20 * 1024) },
     })
     assert.equal(header.status, 431)
-    assert.equal((await header.json()).errors[0].code, 'E_HEADERS_TOO_LARGE')
+    assert.equal((await readJson(header)).errors[0].code, 'E_HEADERS_TOO_LARGE')
 
     const malformed = await fetch(`${BASE}/api/auth/login`, {
       method: 'POST',
@@ -290,7 +291,7 @@ test.group('Reliability: fuzzing every route', (group) => {
       body: '{"account": "admin", ',
     })
     assert.equal(malformed.status, 400)
-    assert.deepEqual(await malformed.json(), {
+    assert.deepEqual(await readJson(malformed), {
       errors: [{ code: 'E_BAD_REQUEST', message: 'Malformed JSON body' }],
     })
 
@@ -300,7 +301,7 @@ test.group('Reliability: fuzzing every route', (group) => {
       body: JSON.stringify({ account: 'admin', password: 'x', captchaToken: 'y' }),
     })
     assert.equal(wrongType.status, 422)
-    assert.equal((await wrongType.json()).errors[0].code, 'E_VALIDATION_ERROR')
+    assert.equal((await readJson(wrongType)).errors[0].code, 'E_VALIDATION_ERROR')
 
     // NUL characters (PostgreSQL refuses them) are a 422 on every input, never a 500.
     for (const [url, field] of [
@@ -309,7 +310,7 @@ test.group('Reliability: fuzzing every route', (group) => {
     ]) {
       const response = await fetch(url)
       assert.equal(response.status, 422, url)
-      assert.equal((await response.json()).errors[0].field, field)
+      assert.equal((await readJson(response)).errors[0].field, field)
     }
     const nulBody = await fetch(`${BASE}/api/auth/login`, {
       method: 'POST',
@@ -317,6 +318,6 @@ test.group('Reliability: fuzzing every route', (group) => {
       body: JSON.stringify({ account: 'adm\u0000in', password: 'x', captchaToken: 'y' }),
     })
     assert.equal(nulBody.status, 422)
-    assert.equal((await nulBody.json()).errors[0].field, 'account')
+    assert.equal((await readJson(nulBody)).errors[0].field, 'account')
   })
 })

@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import type pg from 'pg'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { freshPgDatabase } from '#tests/helpers/pg_database'
-import { startAppProcess, type AppProcess } from '#tests/helpers/app_process'
+import { startAppProcess, type AppProcess, readJson } from '#tests/helpers/app_process'
 
 const DATABASE = 'adonis_rbac_test_instances'
 
@@ -30,7 +30,7 @@ test.group('Reliability: two instances, one database', (group) => {
       ...init,
       headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
     })
-    return { status: response.status, body: await response.json() }
+    return { status: response.status, body: await readJson(response) }
   }
   const answerOf = async (captchaId: string) =>
     (await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [captchaId])).rows[0]

@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { resetDatabase } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, TEST_PASSWORD, createAdmin } from '#tests/helpers/auth'
-import { startAppProcess } from '#tests/helpers/app_process'
+import { startAppProcess, readJson } from '#tests/helpers/app_process'
 
 /**
  * The real server, as its own process logging JSON lines at debug level, is driven through the
@@ -25,14 +25,14 @@ test.group('Reliability: logs', (group) => {
         body: JSON.stringify(body),
       })
     const credential = async () => {
-      const challenge = (await (await fetch(`${instance.url}/api/auth/captcha`)).json()).data
+      const challenge = (await readJson(await fetch(`${instance.url}/api/auth/captcha`))).data
       const row = await db.from('captcha_challenges').where('id', challenge.captchaId).firstOrFail()
       answers.push(Number(row.answer_x))
       const verify = await post('/api/auth/captcha/verify', {
         captchaId: challenge.captchaId,
         x: row.answer_x,
       })
-      const token = (await verify.json()).data.captchaToken as string
+      const token = (await readJson(verify)).data.captchaToken as string
       secrets.push(token)
       return token
     }
@@ -45,7 +45,7 @@ test.group('Reliability: logs', (group) => {
         captchaToken: await credential(),
       })
       assert.equal(login.status, 200)
-      const jwt = (await login.json()).data.token as string
+      const jwt = (await readJson(login)).data.token as string
       secrets.push(jwt)
       assert.equal(
         (
@@ -87,7 +87,7 @@ test.group('Reliability: logs', (group) => {
         password: TEST_PASSWORD,
         captchaToken: await credential(),
       })
-      const plainJwt = (await plain.json()).data.token as string
+      const plainJwt = (await readJson(plain)).data.token as string
       secrets.push(plainJwt)
       const newPassword = 'Freshly-Changed-Secret-8'
       secrets.push(newPassword)
@@ -97,7 +97,7 @@ test.group('Reliability: logs', (group) => {
         { authorization: `Bearer ${plainJwt}` }
       )
       assert.equal(change.status, 200)
-      const changedJwt = (await change.json()).data.token as string
+      const changedJwt = (await readJson(change)).data.token as string
       secrets.push(changedJwt)
       // A denied admin call (logged as a warning).
       await fetch(`${instance.url}/api/admin/users`, {

@@ -60,3 +60,6 @@ export async function startAppProcess(extraEnv: Record<string, string>): Promise
   await stop()
   throw new Error(`app process did not start in 30 s:\n${output}`)
 }
+
+/** The JSON body of a fetch response, untyped (tests assert its shape themselves). */
+export const readJson = async (response: Response): Promise<any> => response.json()

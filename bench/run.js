@@ -48,6 +48,15 @@ async function freePort() {
   })
 }
 
+/** fetch, retried once: the server may close an idle keep-alive socket just as it is reused. */
+async function request(url, init) {
+  try {
+    return await fetch(url, init)
+  } catch {
+    return fetch(url, init)
+  }
+}
+
 const port = await freePort()
 const base = `http://127.0.0.1:${port}`
 const dbConfig = {
@@ -110,7 +119,7 @@ ace('migration:fresh', '--force')
 ace('db:seed')
 await createDataset(dbConfig)
 log(`loading ${SMALL} articles`)
-ace('articles:load', `--count=${SMALL}`, '--truncate')
+ace('articles:load', `--count=${SMALL}`) // the schema is fresh: no article yet
 
 // ---------------------------------------------------------------- server
 log('starting the production server')
@@ -123,7 +132,7 @@ const stopServer = () => server.exitCode === null && server.kill('SIGTERM')
 process.on('exit', stopServer)
 for (let i = 0; ; i++) {
   try {
-    if ((await fetch(`${base}/api/health`)).ok) break
+    if ((await request(`${base}/api/health`)).ok) break
   } catch {}
   if (i > 300) throw new Error('server did not start')
   await new Promise((resolve) => setTimeout(resolve, 100))
@@ -134,15 +143,15 @@ const rssMb = () => {
 }
 
 async function login(account) {
-  const challenge = (await (await fetch(`${base}/api/auth/captcha`)).json()).data
+  const challenge = (await (await request(`${base}/api/auth/captcha`)).json()).data
   const x = await readCaptchaAnswer(dbConfig, challenge.captchaId)
-  const verify = await fetch(`${base}/api/auth/captcha/verify`, {
+  const verify = await request(`${base}/api/auth/captcha/verify`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ captchaId: challenge.captchaId, x }),
   })
   const { captchaToken } = (await verify.json()).data
-  const response = await fetch(`${base}/api/auth/login`, {
+  const response = await request(`${base}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ account, password: ADMIN_PASSWORD, captchaToken }),
@@ -154,11 +163,11 @@ async function login(account) {
 const superToken = await login('admin')
 const bigToken = await login('bench.admin')
 const smallToken = await login('bench.small')
-const firstSlug = (await (await fetch(`${base}/api/articles?pageSize=1`)).json()).data[0].slug
+const firstSlug = (await (await request(`${base}/api/articles?pageSize=1`)).json()).data[0].slug
 
 // A blocked IP for the "login refused by the limiter" scenario: failures with bogus credentials.
 for (let i = 0; i < 25; i++) {
-  await fetch(`${base}/api/auth/login`, {
+  await request(`${base}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ account: 'admin', password: 'wrong', captchaToken: 'bogus' }),
@@ -190,7 +199,7 @@ const scenarios = {
 }
 
 async function queriesPerRequest(scenario) {
-  const response = await fetch(`${base}${scenario.path}`, {
+  const response = await request(`${base}${scenario.path}`, {
     method: scenario.method ?? 'GET',
     headers: scenario.headers,
     body: scenario.body,
@@ -262,7 +271,7 @@ const results = {
 results.small = await measure(Object.keys(scenarios), `@${SMALL}`)
 
 // Captcha: in-process generation time and the size of one response.
-const captchaResponse = await fetch(`${base}/api/auth/captcha`)
+const captchaResponse = await request(`${base}/api/auth/captcha`)
 results.captchaPayloadBytes = (await captchaResponse.text()).length
 try {
   results.captchaGeneration = execFileSync(

@@ -21,18 +21,54 @@ const ipKey = (ip: string) => `login_ip_${ip}`
 const accountKey = (account: string) => `login_account_${account.toLowerCase()}`
 
 /**
+ * Blocks this process has already read from the store, with their end time. A block only ends
+ * by running out (a blocked key cannot log in, so nothing resets it early), so refusing from this
+ * map until then is exact, and a flood of refused logins costs no query at all. Other instances
+ * read the block from the shared store the first time they see the key.
+ */
+const knownBlocks = new Map<string, number>()
+const MAX_KNOWN_BLOCKS = 10_000
+
+function knownBlockSeconds(keys: string[]) {
+  const now = Date.now()
+  let longest = 0
+  for (const key of keys) {
+    const until = knownBlocks.get(key)
+    if (until === undefined) continue
+    if (until <= now) knownBlocks.delete(key)
+    else longest = Math.max(longest, (until - now) / 1000)
+  }
+  return longest
+}
+
+/** Forgets the blocks this process knows of (tests reset the store between cases). */
+export function forgetKnownBlocks() {
+  knownBlocks.clear()
+}
+
+function rememberBlock(key: string, seconds: number) {
+  if (knownBlocks.size >= MAX_KNOWN_BLOCKS) knownBlocks.clear()
+  knownBlocks.set(key, Date.now() + seconds * 1000)
+}
+
+/**
  * Refuses (429 + Retry-After) while the IP or the account is blocked. Runs before anything costly:
  * a refused login never consumes its credential, never reads the account, never computes a hash.
  */
 export async function assertLoginAllowed(ip: string, account: string) {
-  const [byIp, byAccount] = await Promise.all([
-    ipFailures().get(ipKey(ip)),
-    accountFailures().get(accountKey(account)),
-  ])
-  const blocked = [byIp, byAccount].filter((state) => state !== null && state.remaining <= 0)
-  if (blocked.length) {
-    throw tooManyRequests(Math.max(...blocked.map((state) => state!.availableIn)))
-  }
+  const keys = [ipKey(ip), accountKey(account)]
+  const known = knownBlockSeconds(keys)
+  if (known > 0) throw tooManyRequests(known)
+
+  const states = await Promise.all([ipFailures().get(keys[0]), accountFailures().get(keys[1])])
+  let longest = 0
+  states.forEach((state, index) => {
+    if (state !== null && state.remaining <= 0) {
+      rememberBlock(keys[index], state.availableIn)
+      longest = Math.max(longest, state.availableIn)
+    }
+  })
+  if (longest > 0) throw tooManyRequests(longest)
 }
 
 async function countFailure(store: ReturnType<typeof ipFailures>, key: string) {

@@ -2,11 +2,13 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import { verifyAdminToken } from '#auth/jwt'
+import { forgetKnownBlocks } from '#auth/login_limiter'
 import { resetDatabase } from '#tests/helpers/database'
 import {
   ADMIN_ACCOUNT,
   ADMIN_PASSWORD,
   TEST_PASSWORD,
+  countQueries,
   createAdmin,
   freshCredential,
 } from '#tests/helpers/auth'
@@ -163,6 +165,15 @@ test.group('Login', (group) => {
     assert.isAtLeast(Number(blocked.header('retry-after')), 60)
     assert.equal(await tokensLeft(), 1, 'a refused login never reaches the credential')
 
+    // Once this process has seen the block, a refusal costs no query at all.
+    const { result: again, queries } = await countQueries(() =>
+      client
+        .post('/api/auth/login')
+        .json({ account: 'target.admin', password: TEST_PASSWORD, captchaToken })
+    )
+    again.assertStatus(429)
+    assert.lengthOf(queries, 0)
+
     // Other accounts from the same IP are not blocked yet.
     const other = await client.post('/api/auth/login').json({
       account: ADMIN_ACCOUNT,
@@ -199,6 +210,7 @@ test.group('Login', (group) => {
     const firstBlock = await retryAfter()
     // Let the first block run out (the failure counter goes with it), then fail again.
     await db.from('rate_limits').where('key', 'like', '%login_account_target.admin').delete()
+    forgetKnownBlocks()
     await failFiveTimes()
     const secondBlock = await retryAfter()
     assert.isAbove(secondBlock, firstBlock * 1.5)

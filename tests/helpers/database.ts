@@ -1,5 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 import testUtils from '@adonisjs/core/services/test_utils'
+import { forgetKnownBlocks } from '#auth/login_limiter'
 
 /** Every application table, parents after children (the order rows are deleted in). */
 const TABLES = [
@@ -45,6 +46,7 @@ export async function prepareTestDatabase() {
  */
 export async function resetDatabase() {
   if (!baseline) throw new Error('prepareTestDatabase() has not run')
+  forgetKnownBlocks()
   const connection = db.connection()
   const isPg = connection.dialect.name === 'postgres'
   if (isPg) {

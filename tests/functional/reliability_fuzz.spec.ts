@@ -303,6 +303,12 @@ test.group('Reliability: fuzzing every route', (group) => {
     assert.equal(wrongType.status, 422)
     assert.equal((await readJson(wrongType)).errors[0].code, 'E_VALIDATION_ERROR')
 
+    const badUrl = await fetch(`${BASE}/api/articles/%FF`)
+    assert.equal(badUrl.status, 400)
+    assert.deepEqual(await readJson(badUrl), {
+      errors: [{ code: 'E_BAD_REQUEST', message: 'Malformed URL' }],
+    })
+
     // NUL characters (PostgreSQL refuses them) are a 422 on every input, never a 500.
     for (const [url, field] of [
       [`${BASE}/api/articles?keyword=a%00b`, 'keyword'],

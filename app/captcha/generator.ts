@@ -4,6 +4,12 @@ import { paintBackground } from '#captcha/image_background'
 import { type Rng, between, createRng } from '#captcha/image_random'
 import { type JigsawShape, coverageOf, createJigsawShape } from '#captcha/image_shape'
 
+// Every challenge is a new raw buffer: libvips' operation cache can never hit, it only holds
+// memory (it pushed the server past 300 MB RSS in the benchmark). One thread per encode is enough
+// for 320x160 images and leaves the other core to the requests.
+sharp.cache(false)
+sharp.concurrency(1)
+
 export type CaptchaImages = {
   /** Encoded background WITH the gap and the decoy gaps. */
   background: Buffer

@@ -1,6 +1,13 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { defineConfig } from '@adonisjs/lucid'
+
+const sqliteFile = app.makePath(env.get('SQLITE_FILE', 'tmp/db.sqlite3'))
+// A fresh clone has no tmp/ yet; SQLite creates the file, not its folder.
+if (env.get('DB_CONNECTION', 'sqlite') === 'sqlite')
+  mkdirSync(dirname(sqliteFile), { recursive: true })
 
 const migrations = { naturalSort: true, paths: ['database/migrations'] }
 // Models are written by hand (app/models); no generated database/schema.ts.
@@ -14,7 +21,7 @@ const dbConfig = defineConfig({
     sqlite: {
       client: 'better-sqlite3',
       connection: {
-        filename: app.makePath(env.get('SQLITE_FILE', 'tmp/db.sqlite3')),
+        filename: sqliteFile,
       },
       useNullAsDefault: true,
       // SQLite leaves foreign keys off unless asked; WAL + busy_timeout let a second process

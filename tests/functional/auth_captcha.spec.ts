@@ -178,11 +178,10 @@ test.group('Slider captcha', (group) => {
       { name: 'y constant', track: (x: number) => humanTrack(x).map(([a, , t]) => [a, 5, t]) },
       {
         name: 'a jump over 50 px',
+        // 20 wobbling points at the start, then straight to x (x >= 60: a jump of 60 px or more).
         track: (x: number) => [
-          ...humanTrack(10).slice(0, 20),
-          ...humanTrack(x)
-            .slice(35)
-            .map(([a, b, t]) => [a, b, t + 500]),
+          ...Array.from({ length: 20 }, (_, i) => [0, 2 + (i % 3), i * 30]),
+          ...Array.from({ length: 5 }, (_, i) => [x, 3 + (i % 2), 700 + i * 30]),
         ],
       },
       { name: 'ends far from x', track: (x: number) => humanTrack(x - 30) },

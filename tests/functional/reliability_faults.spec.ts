@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import env from '#start/env'
 import type pg from 'pg'
 import { signAdminToken } from '#auth/jwt'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
@@ -6,7 +7,8 @@ import { startTcpProxy } from '#tests/helpers/tcp_proxy'
 import { freshPgDatabase } from '#tests/helpers/pg_database'
 import { startAppProcess, type AppProcess, readJson } from '#tests/helpers/app_process'
 
-const DATABASE = 'adonis_rbac_test_faults'
+// Derived from the test database's name, so parallel runs with their own PG_DB_NAME never share it.
+const DATABASE = `${env.get('PG_DB_NAME', 'adonis_rbac_test')}_faults`
 
 /**
  * The app runs as its own process against PostgreSQL through a TCP proxy the test controls.

@@ -1,10 +1,12 @@
 import { test } from '@japa/runner'
+import env from '#start/env'
 import type pg from 'pg'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { freshPgDatabase } from '#tests/helpers/pg_database'
 import { startAppProcess, type AppProcess, readJson } from '#tests/helpers/app_process'
 
-const DATABASE = 'adonis_rbac_test_instances'
+// Derived from the test database's name, so parallel runs with their own PG_DB_NAME never share it.
+const DATABASE = `${env.get('PG_DB_NAME', 'adonis_rbac_test')}_instances`
 
 /**
  * Two app processes on different ports, one PostgreSQL database, the database limiter store:

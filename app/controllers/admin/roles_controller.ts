@@ -29,7 +29,7 @@ export default class RolesController {
 
   async store(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(createRoleValidator)
-    const role = await roles.create(data)
+    const role = await roles.create(actorOf(ctx), data)
     ctx.response.status(201)
     return ctx.serialize(RoleTransformer.transform(role).useVariant('toDetail'))
   }
@@ -47,7 +47,7 @@ export default class RolesController {
 
   async assignMenus(ctx: HttpContext) {
     const { menuIds } = await ctx.request.validateUsing(assignMenusValidator)
-    const role = await roles.assignMenus(ctx.params.id, menuIds)
+    const role = await roles.assignMenus(actorOf(ctx), ctx.params.id, menuIds)
     return ctx.serialize(RoleTransformer.transform(role).useVariant('toDetail'))
   }
 }

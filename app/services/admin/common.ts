@@ -3,15 +3,20 @@ import type { LucidModel, ModelQueryBuilderContract } from '@adonisjs/lucid/type
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
 import { FieldError, notFound } from '#exceptions/api_exception'
+import type { AccessSnapshot } from '#auth/access_snapshot'
 import { MAX_ID } from '#validators/admin/common'
 
-/** Who performs an admin operation: the services decide the protections from it. */
-export type Actor = { id: number; isSuperAdmin: boolean }
+/**
+ * Who performs an admin operation: the services decide the protections from it. `access` is the
+ * snapshot this request loaded: what the actor holds, hence what they may grant (see grants.ts).
+ */
+export type Actor = { id: number; isSuperAdmin: boolean; access: AccessSnapshot }
 
 /** The actor of an admin request (the `can` middleware has authenticated it already). */
 export function actorOf(ctx: HttpContext): Actor {
   const guard = ctx.auth.use('jwt')
-  return { id: guard.getUserOrFail().id, isSuperAdmin: guard.getAccessOrFail().isSuperAdmin }
+  const access = guard.getAccessOrFail()
+  return { id: guard.getUserOrFail().id, isSuperAdmin: access.isSuperAdmin, access }
 }
 
 export type Page = { pageNum: number; pageSize: number }

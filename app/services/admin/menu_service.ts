@@ -38,7 +38,7 @@ const ALLOWED_PARENTS: Record<MenuType, (MenuType | null)[]> = {
 }
 
 /** parent id of every menu: the tree is small (a few hundred nodes), one query reads it all. */
-async function parentMap(client: QueryClientContract) {
+export async function parentMap(client: QueryClientContract): Promise<Map<number, number | null>> {
   const rows: { id: number | string; parent_id: number | string | null }[] = await client
     .from('menus')
     .select('id', 'parent_id')
@@ -47,13 +47,11 @@ async function parentMap(client: QueryClientContract) {
   )
 }
 
-/** The given menu ids plus all of their ancestors (ids assumed to exist). */
-export async function withAncestors(
+/** The given menu ids plus all of their ancestors, read from a parent map. */
+export function ancestorClosure(
   ids: number[],
-  client: QueryClientContract = db.connection()
-): Promise<number[]> {
-  if (ids.length === 0) return []
-  const parents = await parentMap(client)
+  parents: ReadonlyMap<number, number | null>
+): number[] {
   const result = new Set<number>()
   for (const id of ids) {
     let current: number | null | undefined = id
@@ -64,6 +62,15 @@ export async function withAncestors(
     }
   }
   return [...result]
+}
+
+/** The given menu ids plus all of their ancestors (ids assumed to exist). */
+export async function withAncestors(
+  ids: number[],
+  client: QueryClientContract = db.connection()
+): Promise<number[]> {
+  if (ids.length === 0) return []
+  return ancestorClosure(ids, await parentMap(client))
 }
 
 /**

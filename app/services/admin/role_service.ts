@@ -11,7 +11,8 @@ import {
   whereKeyword,
 } from '#services/admin/common'
 import { isProtectedRole } from '#services/admin/super_admin'
-import { withAncestors } from '#services/admin/menu_service'
+import { ancestorClosure, parentMap } from '#services/admin/menu_service'
+import { assertMayGrantMenus } from '#services/admin/grants'
 
 export type RoleFilters = {
   pageNum?: number
@@ -51,11 +52,15 @@ export default class RoleService {
     return role
   }
 
-  async create(data: CreateRoleData) {
+  async create(actor: Actor, data: CreateRoleData) {
     await this.assertCodeFree(data.code)
     const menuIds = uniqueIds(data.menuIds)
     const role = await db.transaction(async (trx) => {
       await assertIdsExist('menus', menuIds, 'menuIds', trx)
+      const parents = menuIds.length ? await parentMap(trx) : new Map<number, number | null>()
+      const granted = ancestorClosure(menuIds, parents)
+      // A new role has nothing to keep: every node is granted by the caller.
+      assertMayGrantMenus(actor, { current: new Set(), next: granted, parents })
       // isSystem is never taken from a request: only the seeder creates system roles.
       const created = await Role.create(
         {
@@ -68,7 +73,6 @@ export default class RoleService {
         },
         { client: trx }
       )
-      const granted = await withAncestors(menuIds, trx)
       if (granted.length) await created.related('menus').attach(granted, trx)
       return created
     })
@@ -102,23 +106,44 @@ export default class RoleService {
   /**
    * Replaces the role's menu set (PUT semantics). The ancestors of every given node are added:
    * the access snapshot only counts a node whose whole ancestor chain is granted, so a button
-   * without its page and directory would grant nothing.
+   * without its page and directory would grant nothing. A non-super caller may only add nodes
+   * they hold (grants.ts).
    */
-  async assignMenus(id: number, menuIdsGiven: number[]) {
+  async assignMenus(actor: Actor, id: number, menuIdsGiven: number[]) {
     const role = await findOr404(Role, id)
     if (isProtectedRole(role)) {
       throw forbidden('The menus of a system role cannot be changed: it holds every permission')
     }
     const menuIds = uniqueIds(menuIdsGiven)
     await db.transaction(async (trx) => {
+      if (menuIds.length === 0) {
+        // Grants nothing: no check, no read.
+        await trx.from('role_menus').where('role_id', role.id).delete()
+        return
+      }
       await assertIdsExist('menus', menuIds, 'menuIds', trx)
-      const granted = await withAncestors(menuIds, trx)
-      // Delete and insert in one transaction: a failure keeps the previous set intact.
-      await trx.from('role_menus').where('role_id', role.id).delete()
-      if (granted.length) {
+      const parents = await parentMap(trx)
+      const granted = ancestorClosure(menuIds, parents)
+      const rows: { menu_id: number | string }[] = await trx
+        .from('role_menus')
+        .select('menu_id')
+        .where('role_id', role.id)
+      const current = new Set(rows.map((row) => Number(row.menu_id)))
+      assertMayGrantMenus(actor, { current, next: granted, parents })
+
+      // Only the difference is written, in one transaction: a failure keeps the previous set, and
+      // a row the role keeps is never re-inserted (a stale re-save cannot undo a revocation that
+      // committed meanwhile).
+      const next = new Set(granted)
+      const removed = [...current].filter((menuId) => !next.has(menuId))
+      const added = granted.filter((menuId) => !current.has(menuId))
+      if (removed.length) {
+        await trx.from('role_menus').where('role_id', role.id).whereIn('menu_id', removed).delete()
+      }
+      if (added.length) {
         await trx
           .table('role_menus')
-          .multiInsert(granted.map((menuId) => ({ role_id: role.id, menu_id: menuId })))
+          .multiInsert(added.map((menuId) => ({ role_id: role.id, menu_id: menuId })))
       }
     })
     return this.show(id)

@@ -20,6 +20,7 @@ import {
   otherEnabledSuperAdmins,
   superAdminRoleId,
 } from '#services/admin/super_admin'
+import { assertMayGrantRoles } from '#services/admin/grants'
 
 export type UserFilters = {
   pageNum?: number
@@ -81,6 +82,8 @@ export default class UserService {
       if (roleIds.includes(await superAdminRoleId(trx)) && !actor.isSuperAdmin) {
         throw forbidden(`Only a super administrator may grant the ${SUPER_ADMIN_ROLE} role`)
       }
+      // Every role of a new account is granted by the caller.
+      await assertMayGrantRoles(actor, roleIds, trx)
       // A unique violation on account (a concurrent create) is answered 409 by the handler.
       const created = await User.create(
         {
@@ -144,7 +147,7 @@ export default class UserService {
     })
   }
 
-  /** Replaces the account's role set (PUT semantics). */
+  /** Replaces the account's role set (PUT semantics). Added roles are checked by grants.ts. */
   async assignRoles(actor: Actor, id: number, roleIdsGiven: number[]) {
     const roleIds = uniqueIds(roleIdsGiven)
     await db.transaction(async (trx) => {
@@ -169,8 +172,26 @@ export default class UserService {
       }
       if (user.id === actor.id) throw forbidden('You cannot change your own roles')
 
-      // Detach and attach in the same transaction: never a half-replaced set.
-      await user.related('roles').sync(roleIds, true, trx)
+      // The current set is read anyway to write only the difference; removals are not checked.
+      const rows: { role_id: number | string }[] = await trx
+        .from('user_roles')
+        .select('role_id')
+        .where('user_id', user.id)
+      const current = new Set(rows.map((row) => Number(row.role_id)))
+      const added = roleIds.filter((roleId) => !current.has(roleId))
+      await assertMayGrantRoles(actor, added, trx)
+
+      // Delete and insert in the same transaction: never a half-replaced set.
+      const next = new Set(roleIds)
+      const removed = [...current].filter((roleId) => !next.has(roleId))
+      if (removed.length) {
+        await trx.from('user_roles').where('user_id', user.id).whereIn('role_id', removed).delete()
+      }
+      if (added.length) {
+        await trx
+          .table('user_roles')
+          .multiInsert(added.map((roleId) => ({ user_id: user.id, role_id: roleId })))
+      }
     })
     return this.show(id)
   }

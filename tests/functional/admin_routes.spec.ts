@@ -12,7 +12,8 @@ import { RoleFactory } from '#database/factories/role_factory'
 import { MenuFactory } from '#database/factories/menu_factory'
 import { UserFactory, userWithPermissions } from '#database/factories/user_factory'
 
-type Fixtures = { target: User; role: Role; leaf: Menu; article: Article }
+/** `assignable`: the seeded assign-menus button, which the holder of that permission holds. */
+type Fixtures = { target: User; role: Role; leaf: Menu; article: Article; assignable: Menu }
 type Row = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   pattern: string
@@ -82,7 +83,8 @@ const ROUTES: Row[] = [
     pattern: '/roles/:role/menus',
     code: role.assignMenus,
     status: 200,
-    body: (f) => ({ menuIds: [f.leaf.id] }),
+    // A non-super admin may only grant what they hold (app/services/admin/grants.ts).
+    body: (f) => ({ menuIds: [f.assignable.id] }),
   },
   { method: 'GET', pattern: '/menus/tree', code: menu.list, status: 200 },
   { method: 'GET', pattern: '/menus', code: menu.list, status: 200 },
@@ -139,7 +141,8 @@ async function fixtures(): Promise<Fixtures> {
     category: 'news',
     status: 'draft',
   })
-  return { target, role: roleRow, leaf, article: articleRow }
+  const assignable = await Menu.findByOrFail('permission', PERMISSIONS.role.assignMenus)
+  return { target, role: roleRow, leaf, article: articleRow, assignable }
 }
 
 function send(client: ApiClient, row: Row, f: Fixtures) {

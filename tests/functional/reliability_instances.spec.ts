@@ -139,11 +139,13 @@ test.group('Reliability: two instances, one database', (group) => {
       })
     }
     // 5 failures per account are allowed in the window: 3 on A and 2 on B.
+    const dump = async () => JSON.stringify((await db.query('SELECT * FROM rate_limits')).rows)
     for (const instance of [a, b, a, b, a]) {
-      assert.equal((await failOn(instance)).status, 401)
+      const failed = await failOn(instance)
+      assert.equal(failed.status, 401, `${JSON.stringify(failed.body)} ${await dump()}`)
     }
     const blockedOnB = await failOn(b)
-    assert.equal(blockedOnB.status, 429)
+    assert.equal(blockedOnB.status, 429, await dump())
     assert.equal(blockedOnB.body.errors[0].code, 'E_TOO_MANY_REQUESTS')
     assert.equal((await failOn(a)).status, 429)
   }).timeout(120_000)

@@ -76,3 +76,44 @@ export async function assertIdsExist(
     throw new FieldError(field, `Unknown id(s): ${missing.join(', ')}`, 'exists')
   }
 }
+
+/** The two link tables, by their owner and item columns. */
+export const LINKS = {
+  userRoles: { table: 'user_roles', owner: 'user_id', item: 'role_id' },
+  roleMenus: { table: 'role_menus', owner: 'role_id', item: 'menu_id' },
+} as const
+type Link = (typeof LINKS)[keyof typeof LINKS]
+
+/** The item ids linked to one owner (the roles of a user, the menus of a role). */
+export async function readLinks(client: QueryClientContract, link: Link, ownerId: number) {
+  const rows: Record<string, number | string>[] = await client
+    .from(link.table)
+    .select(link.item)
+    .where(link.owner, ownerId)
+  return new Set(rows.map((row) => Number(row[link.item])))
+}
+
+/**
+ * Replaces an owner's link set by writing only the difference (call it inside the transaction
+ * that read `current`): a failure keeps the previous set, and a row that stays is never
+ * re-inserted, so a stale re-save cannot undo a revocation that committed meanwhile.
+ */
+export async function writeLinkDifference(
+  client: QueryClientContract,
+  link: Link,
+  ownerId: number,
+  current: Set<number>,
+  next: number[]
+) {
+  const wanted = new Set(next)
+  const removed = [...current].filter((id) => !wanted.has(id))
+  const added = [...wanted].filter((id) => !current.has(id))
+  if (removed.length) {
+    await client.from(link.table).where(link.owner, ownerId).whereIn(link.item, removed).delete()
+  }
+  if (added.length) {
+    await client
+      .table(link.table)
+      .multiInsert(added.map((id) => ({ [link.owner]: ownerId, [link.item]: id })))
+  }
+}

@@ -7,8 +7,11 @@ import {
   assertIdsExist,
   findOr404,
   pageOf,
+  LINKS,
+  readLinks,
   uniqueIds,
   whereKeyword,
+  writeLinkDifference,
 } from '#services/admin/common'
 import { isProtectedRole } from '#services/admin/super_admin'
 import { ancestorClosure, parentMap } from '#services/admin/menu_service'
@@ -124,27 +127,9 @@ export default class RoleService {
       await assertIdsExist('menus', menuIds, 'menuIds', trx)
       const parents = await parentMap(trx)
       const granted = ancestorClosure(menuIds, parents)
-      const rows: { menu_id: number | string }[] = await trx
-        .from('role_menus')
-        .select('menu_id')
-        .where('role_id', role.id)
-      const current = new Set(rows.map((row) => Number(row.menu_id)))
+      const current = await readLinks(trx, LINKS.roleMenus, role.id)
       assertMayGrantMenus(actor, { current, next: granted, parents })
-
-      // Only the difference is written, in one transaction: a failure keeps the previous set, and
-      // a row the role keeps is never re-inserted (a stale re-save cannot undo a revocation that
-      // committed meanwhile).
-      const next = new Set(granted)
-      const removed = [...current].filter((menuId) => !next.has(menuId))
-      const added = granted.filter((menuId) => !current.has(menuId))
-      if (removed.length) {
-        await trx.from('role_menus').where('role_id', role.id).whereIn('menu_id', removed).delete()
-      }
-      if (added.length) {
-        await trx
-          .table('role_menus')
-          .multiInsert(added.map((menuId) => ({ role_id: role.id, menu_id: menuId })))
-      }
+      await writeLinkDifference(trx, LINKS.roleMenus, role.id, current, [...granted])
     })
     return this.show(id)
   }

@@ -11,8 +11,11 @@ import {
   assertIdsExist,
   findOr404,
   pageOf,
+  LINKS,
+  readLinks,
   uniqueIds,
   whereKeyword,
+  writeLinkDifference,
 } from '#services/admin/common'
 import {
   holdsSuperAdmin,
@@ -173,25 +176,10 @@ export default class UserService {
       if (user.id === actor.id) throw forbidden('You cannot change your own roles')
 
       // The current set is read anyway to write only the difference; removals are not checked.
-      const rows: { role_id: number | string }[] = await trx
-        .from('user_roles')
-        .select('role_id')
-        .where('user_id', user.id)
-      const current = new Set(rows.map((row) => Number(row.role_id)))
+      const current = await readLinks(trx, LINKS.userRoles, user.id)
       const added = roleIds.filter((roleId) => !current.has(roleId))
       await assertMayGrantRoles(actor, added, trx)
-
-      // Delete and insert in the same transaction: never a half-replaced set.
-      const next = new Set(roleIds)
-      const removed = [...current].filter((roleId) => !next.has(roleId))
-      if (removed.length) {
-        await trx.from('user_roles').where('user_id', user.id).whereIn('role_id', removed).delete()
-      }
-      if (added.length) {
-        await trx
-          .table('user_roles')
-          .multiInsert(added.map((roleId) => ({ user_id: user.id, role_id: roleId })))
-      }
+      await writeLinkDifference(trx, LINKS.userRoles, user.id, current, roleIds)
     })
     return this.show(id)
   }

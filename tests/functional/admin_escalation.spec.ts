@@ -481,3 +481,42 @@ test.group('Escalation: roles given to accounts', (group) => {
     assert.deepEqual(await roleIdsOf(target.id), [])
   })
 })
+
+test.group('Escalation: POST users/:id/password-reset', (group) => {
+  group.each.setup(() => resetDatabase())
+
+  test('cannot take over an account holding more, can reset one holding no more', async ({
+    client,
+    assert,
+  }) => {
+    // The attacker holds reset-password and user:list only.
+    const { user: attacker } = await userWithPermissions([P.user.resetPassword, P.user.list])
+    // A stronger (non-super) administrator: holds user:delete too.
+    const { user: stronger } = await userWithPermissions([P.user.list, P.user.delete])
+    const weaker = await UserFactory.create()
+
+    const before = await User.findOrFail(stronger.id)
+    const refused = await client
+      .post(`/api/admin/users/${stronger.id}/password-reset`)
+      .loginAs(attacker)
+      .json({ password: 'Taken-Over-Passw0rd-1' })
+    assertForbidden(assert, refused, 'holds no more than you do')
+    const after = await User.findOrFail(stronger.id)
+    assert.equal(after.password, before.password)
+    assert.equal(after.tokenVersion, before.tokenVersion)
+
+    const allowed = await client
+      .post(`/api/admin/users/${weaker.id}/password-reset`)
+      .loginAs(attacker)
+      .json({ password: 'Weaker-Reset-Passw0rd-1' })
+    allowed.assertStatus(200)
+    assert.equal((await User.findOrFail(weaker.id)).tokenVersion, weaker.tokenVersion + 1)
+
+    // A super admin may reset the stronger one.
+    const superReset = await client
+      .post(`/api/admin/users/${stronger.id}/password-reset`)
+      .loginAs(await seededAdmin())
+      .json({ password: 'Super-Reset-Passw0rd-1' })
+    superReset.assertStatus(200)
+  })
+})

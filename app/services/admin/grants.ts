@@ -121,3 +121,30 @@ export async function assertMayGrantRoles(
     )
   }
 }
+
+/**
+ * Taking over an account is granting oneself its permissions: a non-super administrator may only
+ * reset the password of an account whose roles grant nothing the caller lacks (same comparison as
+ * assertMayGrantRoles, over every role the account holds). One query.
+ */
+export async function assertMayTakeOver(
+  actor: Actor,
+  targetUserId: number,
+  client: QueryClientContract
+) {
+  if (actor.isSuperAdmin) return
+  const held = heldMenuIds(actor)
+  const rows: { menu_id: number | string }[] = await client
+    .from('role_menus')
+    .join('user_roles', 'user_roles.role_id', 'role_menus.role_id')
+    .where('user_roles.user_id', targetUserId)
+    .select('role_menus.menu_id')
+  const notHeld = rows.map((row) => Number(row.menu_id)).filter((id) => !held.has(id))
+  if (notHeld.length) {
+    throw refuse(
+      actor,
+      { menuIds: sortedIds(new Set(notHeld)) },
+      'You may only reset the password of an account that holds no more than you do'
+    )
+  }
+}

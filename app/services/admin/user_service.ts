@@ -23,7 +23,7 @@ import {
   otherEnabledSuperAdmins,
   superAdminRoleId,
 } from '#services/admin/super_admin'
-import { assertMayGrantRoles } from '#services/admin/grants'
+import { assertMayGrantRoles, assertMayTakeOver } from '#services/admin/grants'
 
 export type UserFilters = {
   pageNum?: number
@@ -194,6 +194,7 @@ export default class UserService {
       // Without the current password: use PUT /api/auth/password for your own account.
       throw forbidden('Change your own password with PUT /api/auth/password')
     }
+    await assertMayTakeOver(actor, user.id, db.connection())
     await setPassword(user, password)
     return this.show(id)
   }

@@ -37,14 +37,16 @@ export class AccessSnapshot {
   constructor(
     readonly roles: SnapshotRole[],
     readonly isSuperAdmin: boolean,
-    /** Effective menus, all types, sorted by (sort, id). */
-    readonly menus: SnapshotMenu[]
+    /** Effective directories and pages (the sidebar), sorted by (sort, id). */
+    readonly menus: SnapshotMenu[],
+    /** Every effective node id, buttons included: what the user holds. */
+    readonly menuIds: ReadonlySet<number>,
+    /** Permission codes carried by effective nodes. */
+    codes: Iterable<string>
   ) {
-    const codes = new Set<string>(isSuperAdmin ? ALL_PERMISSION_CODES : [])
-    for (const menu of menus) {
-      if (menu.permission) codes.add(menu.permission)
-    }
-    this.permissions = codes
+    const all = new Set<string>(isSuperAdmin ? ALL_PERMISSION_CODES : [])
+    for (const code of codes) all.add(code)
+    this.permissions = all
   }
 
   can(code: string) {
@@ -53,7 +55,7 @@ export class AccessSnapshot {
 
   /** The sidebar: directories and menus as a tree, buttons left out. */
   menuTree(): MenuTreeNode[] {
-    return buildMenuTree(this.menus.filter((menu) => menu.type !== 'button'))
+    return buildMenuTree(this.menus)
   }
 }
 
@@ -72,8 +74,8 @@ export function buildMenuTree<T extends { id: number; parentId: number | null }>
 }
 
 type Row = {
-  kind: 'role' | 'menu'
-  id: number
+  kind: 'role' | 'menu' | 'buttons'
+  id: number | null
   parent_id: number | null
   type: SnapshotMenu['type'] | null
   code: string | null
@@ -88,60 +90,92 @@ type Row = {
 }
 
 /**
- * One SQL round trip, whatever the number of roles and menus: the user's roles and the distinct
- * enabled menus granted by its enabled roles (every enabled menu for an enabled super admin),
- * as one UNION ALL. Button rows (most of them) carry only what a permission check needs; the
- * display columns are read for the sidebar nodes only, which keeps the hot path's rows narrow.
+ * One SQL round trip, whatever the number of roles and menus. `granted` holds the enabled menus
+ * of the user's enabled roles (every enabled menu for an enabled super admin); `effective` keeps
+ * those whose whole ancestor chain is granted, walking down from the roots. The result is the
+ * user's roles, the effective directories and pages (the sidebar, a few dozen rows), and ONE row
+ * aggregating every effective button as "id:code" (hundreds of buttons would otherwise be
+ * hundreds of rows to transfer and parse on every request).
  */
-const SNAPSHOT_SQL = `
+const snapshotSql = (aggregate: string) => `
+WITH RECURSIVE granted AS (
+  SELECT m.id, m.parent_id, m.type, m.name, m.path, m.component, m.icon, m.permission, m.sort, m.visible
+    FROM menus m
+   WHERE m.status = 'enabled'
+     AND (
+       EXISTS (SELECT 1 FROM user_roles ur
+                 JOIN roles r ON r.id = ur.role_id
+                WHERE ur.user_id = ? AND r.status = 'enabled' AND r.code = ?)
+       OR m.id IN (SELECT rm.menu_id FROM role_menus rm
+                     JOIN user_roles ur ON ur.role_id = rm.role_id
+                     JOIN roles r ON r.id = rm.role_id
+                    WHERE ur.user_id = ? AND r.status = 'enabled')
+     )
+), effective AS (
+  SELECT g.* FROM granted g WHERE g.parent_id IS NULL
+  UNION ALL
+  SELECT g.* FROM granted g JOIN effective e ON g.parent_id = e.id
+)
 SELECT 'role' AS kind, r.id, NULL AS parent_id, NULL AS type, r.code, r.name, NULL AS path,
        NULL AS component, NULL AS icon, NULL AS permission, r.sort, NULL AS visible, r.status
   FROM roles r
   JOIN user_roles ur ON ur.role_id = r.id
  WHERE ur.user_id = ?
 UNION ALL
-SELECT 'menu' AS kind, m.id, m.parent_id, m.type, NULL AS code,
-       CASE WHEN m.type = 'button' THEN NULL ELSE m.name END,
-       CASE WHEN m.type = 'button' THEN NULL ELSE m.path END,
-       CASE WHEN m.type = 'button' THEN NULL ELSE m.component END,
-       CASE WHEN m.type = 'button' THEN NULL ELSE m.icon END,
-       m.permission, m.sort, m.visible, NULL AS status
-  FROM menus m
- WHERE m.status = 'enabled'
-   AND (
-     EXISTS (SELECT 1 FROM user_roles ur
-               JOIN roles r ON r.id = ur.role_id
-              WHERE ur.user_id = ? AND r.status = 'enabled' AND r.code = ?)
-     OR m.id IN (SELECT rm.menu_id FROM role_menus rm
-                   JOIN user_roles ur ON ur.role_id = rm.role_id
-                   JOIN roles r ON r.id = rm.role_id
-                  WHERE ur.user_id = ? AND r.status = 'enabled')
-   )`
+SELECT 'menu' AS kind, e.id, e.parent_id, e.type, NULL AS code, e.name, e.path, e.component,
+       e.icon, e.permission, e.sort, e.visible, NULL AS status
+  FROM effective e
+ WHERE e.type <> 'button'
+UNION ALL
+SELECT 'buttons' AS kind, NULL AS id, NULL AS parent_id, NULL AS type,
+       ${aggregate} AS code, NULL AS name, NULL AS path, NULL AS component, NULL AS icon,
+       NULL AS permission, 0 AS sort, NULL AS visible, NULL AS status
+  FROM effective e
+ WHERE e.type = 'button'`
+
+/** Buttons are joined with the ASCII unit separator, which no id or permission code contains. */
+const PG_SNAPSHOT_SQL = snapshotSql(
+  `string_agg(CAST(e.id AS TEXT) || ':' || COALESCE(e.permission, ''), chr(31))`
+)
+const SQLITE_SNAPSHOT_SQL = snapshotSql(
+  `group_concat(CAST(e.id AS TEXT) || ':' || COALESCE(e.permission, ''), char(31))`
+)
 
 const bySortThenId = (a: { sort: number; id: number }, b: { sort: number; id: number }) =>
   a.sort - b.sort || a.id - b.id
 
 export async function loadAccessSnapshot(userId: number): Promise<AccessSnapshot> {
-  const result = await db.rawQuery(SNAPSHOT_SQL, [userId, userId, SUPER_ADMIN_ROLE, userId])
+  const isPg = db.connection().dialect.name === 'postgres'
+  const result = await db.rawQuery(isPg ? PG_SNAPSHOT_SQL : SQLITE_SNAPSHOT_SQL, [
+    userId,
+    SUPER_ADMIN_ROLE,
+    userId,
+    userId,
+  ])
   const rows: Row[] = Array.isArray(result) ? result : result.rows
 
   const roles: (SnapshotRole & { sort: number })[] = []
-  const granted = new Map<number, SnapshotMenu>()
+  const menus: SnapshotMenu[] = []
+  const menuIds = new Set<number>()
+  const codes: string[] = []
   for (const row of rows) {
     if (row.kind === 'role') {
       roles.push({
         id: Number(row.id),
         code: row.code!,
-        name: row.name ?? '',
+        name: row.name,
         status: row.status,
         sort: Number(row.sort),
       })
-    } else {
-      granted.set(Number(row.id), {
-        id: Number(row.id),
+    } else if (row.kind === 'menu') {
+      const id = Number(row.id)
+      menuIds.add(id)
+      if (row.permission) codes.push(row.permission)
+      menus.push({
+        id,
         parentId: row.parent_id === null ? null : Number(row.parent_id),
         type: row.type!,
-        name: row.name ?? '',
+        name: row.name,
         path: row.path,
         component: row.component,
         icon: row.icon,
@@ -149,23 +183,17 @@ export async function loadAccessSnapshot(userId: number): Promise<AccessSnapshot
         sort: Number(row.sort),
         visible: Boolean(row.visible),
       })
+    } else if (row.code) {
+      for (const button of row.code.split('\u001f')) {
+        const separator = button.indexOf(':')
+        menuIds.add(Number(button.slice(0, separator)))
+        const code = button.slice(separator + 1)
+        if (code) codes.push(code)
+      }
     }
   }
 
-  // A node is effective only when its whole ancestor chain is granted and enabled.
-  const effective = new Map<number, boolean>()
-  const isEffective = (menu: SnapshotMenu): boolean => {
-    const known = effective.get(menu.id)
-    if (known !== undefined) return known
-    effective.set(menu.id, false) // guards against a cycle in corrupted data
-    const parent = menu.parentId === null ? null : granted.get(menu.parentId)
-    const chained =
-      menu.parentId === null || (parent !== undefined && parent !== null && isEffective(parent))
-    effective.set(menu.id, chained)
-    return chained
-  }
-  const menus = [...granted.values()].filter(isEffective).sort(bySortThenId)
-
+  menus.sort(bySortThenId)
   roles.sort(bySortThenId)
   const isSuperAdmin = roles.some(
     (role) => role.code === SUPER_ADMIN_ROLE && role.status === 'enabled'
@@ -173,6 +201,8 @@ export async function loadAccessSnapshot(userId: number): Promise<AccessSnapshot
   return new AccessSnapshot(
     roles.map(({ id, code, name, status }) => ({ id, code, name, status })),
     isSuperAdmin,
-    menus
+    menus,
+    menuIds,
+    codes
   )
 }

@@ -16,8 +16,8 @@ import type { Actor } from '#services/admin/common'
  * writes nothing.
  */
 
-function heldMenuIds(actor: Actor): Set<number> {
-  return new Set(actor.access.menus.map((menu) => menu.id))
+function heldMenuIds(actor: Actor): ReadonlySet<number> {
+  return actor.access.menuIds
 }
 
 const sortedIds = (ids: Iterable<number>) => [...ids].sort((a, b) => a - b)

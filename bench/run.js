@@ -123,7 +123,9 @@ ace('articles:load', `--count=${SMALL}`) // the schema is fresh: no article yet
 
 // ---------------------------------------------------------------- server
 log('starting the production server')
-const server = spawn(process.execPath, ['bin/server.js'], {
+// The same V8 flags as `npm start` (package.json): a 96 MB old space keeps RSS bounded after
+// captcha bursts, which allocate large short-lived buffers.
+const server = spawn(process.execPath, ['--max-old-space-size=96', 'bin/server.js'], {
   cwd: BUILD,
   env: appEnv,
   stdio: ['ignore', 'ignore', 'inherit'],

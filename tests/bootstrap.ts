@@ -1,4 +1,3 @@
-import pg from 'pg'
 import { assert } from '@japa/assert'
 import { apiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
@@ -8,6 +7,7 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import { authApiClient } from '@adonisjs/auth/plugins/api_client'
 import env from '#start/env'
 import { prepareTestDatabase } from '#tests/helpers/database'
+import { ensurePgDatabase } from '#tests/helpers/pg_database'
 import { createApiServer } from '#start/http_server'
 
 export const plugins: Config['plugins'] = [
@@ -22,21 +22,7 @@ export const plugins: Config['plugins'] = [
  */
 async function ensurePostgresDatabase() {
   if (env.get('DB_CONNECTION', 'sqlite') !== 'pg') return
-  const name = env.get('PG_DB_NAME', 'adonis_rbac_test')
-  const client = new pg.Client({
-    host: env.get('PG_HOST', '127.0.0.1'),
-    port: env.get('PG_PORT', 5432),
-    user: env.get('PG_USER', 'postgres'),
-    password: env.get('PG_PASSWORD', ''),
-    database: 'postgres',
-  })
-  await client.connect()
-  try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])
-    if (!rowCount) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`)
-  } finally {
-    await client.end()
-  }
+  await ensurePgDatabase(env.get('PG_DB_NAME', 'adonis_rbac_test'))
 }
 
 export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {

@@ -17,10 +17,7 @@ export type SnapshotMenu = {
   visible: boolean
 }
 
-export type MenuTreeNode = Omit<SnapshotMenu, 'permission'> & {
-  permission: string | null
-  children: MenuTreeNode[]
-}
+export type MenuTreeNode = SnapshotMenu & { children: MenuTreeNode[] }
 
 /**
  * What an authenticated administrator may do right now, read from the database on every request:

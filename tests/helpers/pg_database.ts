@@ -11,20 +11,25 @@ export const pgConnection = (database: string) => ({
   database,
 })
 
+/** Creates the PostgreSQL database `name` when it does not exist yet. */
+export async function ensurePgDatabase(name: string) {
+  const admin = new pg.Client(pgConnection('postgres'))
+  await admin.connect()
+  try {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])
+    if (!rowCount) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`)
+  } finally {
+    await admin.end()
+  }
+}
+
 /**
  * A PostgreSQL database of its own for tests that run separate app processes (fault injection,
  * several instances): created when missing, migrated fresh and seeded through the real ace
  * commands. Returns a pg client on it (the caller ends it).
  */
 export async function freshPgDatabase(name: string) {
-  const admin = new pg.Client(pgConnection('postgres'))
-  await admin.connect()
-  try {
-    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])
-    if (!rowCount) await admin.query(`CREATE DATABASE "${name}"`)
-  } finally {
-    await admin.end()
-  }
+  await ensurePgDatabase(name)
   const childEnv = { ...process.env, NODE_ENV: 'test', DB_CONNECTION: 'pg', PG_DB_NAME: name }
   for (const args of [['migration:fresh', '--force'], ['db:seed']]) {
     execFileSync(process.execPath, ['ace', ...args], {

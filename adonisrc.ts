@@ -38,6 +38,16 @@ export default defineConfig({
         name: 'functional',
         timeout: 60000,
       },
+      {
+        files: ['tests/stress/**/*.spec.{ts,js}'],
+        name: 'stress',
+        timeout: 300000,
+      },
+      {
+        files: ['tests/pg/**/*.spec.{ts,js}'],
+        name: 'pg',
+        timeout: 120000,
+      },
     ],
     forceExit: false,
   },

@@ -3,6 +3,7 @@ import { apiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import type { Config } from '@japa/runner/types'
 import { pluginAdonisJS } from '@japa/plugin-adonisjs'
+import { dbAssertions } from '@adonisjs/lucid/plugins/db'
 import testUtils from '@adonisjs/core/services/test_utils'
 import { authApiClient } from '@adonisjs/auth/plugins/api_client'
 import env from '#start/env'
@@ -15,23 +16,42 @@ export const plugins: Config['plugins'] = [
   pluginAdonisJS(app),
   apiClient(),
   authApiClient(app),
+  dbAssertions(app),
 ]
 
 /**
- * With DB_CONNECTION=pg the test database (PG_DB_NAME) is created when missing.
+ * The suites (adonisrc.ts; README, "Tests"):
+ *   unit        pure rules, no database, no HTTP
+ *   functional  real HTTP through the app on the configured database (SQLite by default)
+ *   stress      the 10,000-request fuzz and the 1,000 races (CI; `npm run test:stress`)
+ *   pg          needs a running PostgreSQL: database cut through a proxy, two instances
  */
+const SUITES = ['unit', 'functional', 'stress', 'pg']
+const ran: string[] = []
+
+/** With DB_CONNECTION=pg the test database (PG_DB_NAME) is created when missing. */
 async function ensurePostgresDatabase() {
   if (env.get('DB_CONNECTION', 'sqlite') !== 'pg') return
   await ensurePgDatabase(env.get('PG_DB_NAME', 'adonis_rbac_test'))
 }
 
+/** Nothing is skipped silently: say which suites ran, on which database, and which did not. */
+function reportSuites() {
+  const skipped = SUITES.filter((name) => !ran.includes(name))
+  console.log(
+    `\nSuites run: ${ran.join(', ')} (database: ${env.get('DB_CONNECTION', 'sqlite')}).` +
+      (skipped.length ? ` Not run: ${skipped.join(', ')} (README, "Tests").` : '')
+  )
+}
+
 export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
   setup: [ensurePostgresDatabase, () => prepareTestDatabase()],
-  teardown: [],
+  teardown: [reportSuites],
 }
 
 export const configureSuite: Config['configureSuite'] = (suite) => {
-  if (suite.name === 'functional') {
+  ran.push(suite.name)
+  if (suite.name !== 'unit') {
     return suite.setup(() => testUtils.httpServer().start(createApiServer))
   }
 }

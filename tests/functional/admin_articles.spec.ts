@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import { DateTime } from 'luxon'
 import User from '#models/user'
 import Article from '#models/article'
-import { resetDatabase } from '#tests/helpers/database'
+import { isolate } from '#tests/helpers/database'
 import { slugify } from '#services/admin/article_service'
 
 const seededAdmin = () => User.findByOrFail('account', 'admin')
@@ -21,7 +21,7 @@ async function article(attributes: Partial<Article> = {}) {
 }
 
 test.group('Admin articles: list and show', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('the list holds every status, newest id first, filtered by status, category and keyword', async ({
     client,
@@ -101,7 +101,7 @@ test.group('Admin articles: list and show', (group) => {
 })
 
 test.group('Admin articles: create, update, delete', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('slugify makes URL slugs from titles', ({ assert }) => {
     assert.equal(slugify('Hello, World!'), 'hello-world')
@@ -253,7 +253,7 @@ test.group('Admin articles: create, update, delete', (group) => {
 })
 
 test.group('Admin articles: publish and unpublish', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('publish without a date publishes now', async ({ client, assert }) => {
     const row = await article()

@@ -6,7 +6,7 @@ import User from '#models/user'
 import Role from '#models/role'
 import Menu from '#models/menu'
 import { PERMISSIONS } from '#auth/permissions'
-import { resetDatabase } from '#tests/helpers/database'
+import { isolate } from '#tests/helpers/database'
 import { countQueries } from '#tests/helpers/auth'
 import { RoleFactory, roleWithPermissions } from '#database/factories/role_factory'
 import { UserFactory, userWithPermissions } from '#database/factories/user_factory'
@@ -48,7 +48,7 @@ const MENUS_REFUSED = 'You may only grant menus and permissions you hold yoursel
 const ROLES_REFUSED = 'You may only grant roles whose menus and permissions you hold yourself'
 
 test.group('Escalation: PUT roles/:id/menus', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   /** Holds assign-menus and role:list (System, Roles and those two buttons), not user:delete. */
   const editor = () => userWithPermissions([P.role.assignMenus, P.role.list])
@@ -260,7 +260,7 @@ test.group('Escalation: PUT roles/:id/menus', (group) => {
 })
 
 test.group('Escalation: POST roles with menuIds', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('cannot create a role carrying a node they do not hold; nothing is written', async ({
     client,
@@ -300,7 +300,7 @@ test.group('Escalation: POST roles with menuIds', (group) => {
 })
 
 test.group('Escalation: roles given to accounts', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   /** Holds user:create, user:assign-roles and user:list (so the Users page), not user:delete. */
   const manager = () => userWithPermissions([P.user.create, P.user.assignRoles, P.user.list])
@@ -483,7 +483,7 @@ test.group('Escalation: roles given to accounts', (group) => {
 })
 
 test.group('Escalation: POST users/:id/password-reset', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('cannot take over an account holding more, can reset one holding no more', async ({
     client,

@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import Menu from '#models/menu'
 import { ALL_PERMISSION_CODES, PERMISSIONS } from '#auth/permissions'
-import { resetDatabase } from '#tests/helpers/database'
+import { isolate } from '#tests/helpers/database'
 import { MenuFactory } from '#database/factories/menu_factory'
 import { RoleFactory } from '#database/factories/role_factory'
 import { userWithPermissions } from '#database/factories/user_factory'
@@ -24,7 +24,7 @@ const flatten = (nodes: TreeNode[]): TreeNode[] =>
   nodes.flatMap((node) => [node, ...flatten(node.children)])
 
 test.group('Admin menus: tree, list, show', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('GET menus/tree returns the whole tree, buttons and disabled nodes included', async ({
     client,
@@ -114,7 +114,7 @@ test.group('Admin menus: tree, list, show', (group) => {
 })
 
 test.group('Admin menus: create and the type rules', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('creates a directory, a page under it and a button under the page', async ({
     client,
@@ -273,7 +273,7 @@ test.group('Admin menus: create and the type rules', (group) => {
 })
 
 test.group('Admin menus: update, move and delete', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('update changes fields; a partial update keeps the others', async ({ client, assert }) => {
     const page = await byName('Users')

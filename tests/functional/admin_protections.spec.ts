@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import Role from '#models/role'
 import { ALL_PERMISSION_CODES } from '#auth/permissions'
-import { resetDatabase } from '#tests/helpers/database'
+import { isolate, resetDatabase, withRealCommits } from '#tests/helpers/database'
 import { RoleFactory } from '#database/factories/role_factory'
 import { UserFactory, superAdminUser, userWithPermissions } from '#database/factories/user_factory'
 
@@ -23,7 +23,7 @@ const SIDES: Side[] = ['ordinary administrator', 'super administrator']
 const actor = (side: Side) => (side === 'super administrator' ? seededAdmin() : ordinaryAdmin())
 
 test.group('Protections: the super_admin role', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('cannot be deleted, by an {$self}')
     .with(SIDES)
@@ -120,7 +120,7 @@ test.group('Protections: the super_admin role', (group) => {
 })
 
 test.group('Protections: granting super_admin', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('through PUT users/:id/roles: ordinary administrator 403, super administrator 200', async ({
     client,
@@ -168,7 +168,7 @@ test.group('Protections: granting super_admin', (group) => {
 })
 
 test.group('Protections: super-admin accounts', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('update: ordinary administrator 403, super administrator 200', async ({
     client,
@@ -288,7 +288,7 @@ test.group('Protections: super-admin accounts', (group) => {
 })
 
 test.group('Protections: the last enabled super administrator', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('cannot be disabled, deleted or lose the role (the seeded admin alone)', async ({
     client,
@@ -350,7 +350,7 @@ test.group('Protections: the last enabled super administrator', (group) => {
 })
 
 test.group('Protections: concurrent writes', (group) => {
-  group.each.setup(() => resetDatabase())
+  withRealCommits(group)
 
   test('two super admins disabling each other at once: one wins, one enabled super admin remains', async ({
     client,

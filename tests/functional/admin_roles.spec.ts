@@ -4,7 +4,7 @@ import User from '#models/user'
 import Role from '#models/role'
 import Menu from '#models/menu'
 import { PERMISSIONS } from '#auth/permissions'
-import { resetDatabase } from '#tests/helpers/database'
+import { isolate } from '#tests/helpers/database'
 import { RoleFactory } from '#database/factories/role_factory'
 import { userWithPermissions } from '#database/factories/user_factory'
 
@@ -28,7 +28,7 @@ async function chainOf(menu: Menu) {
 }
 
 test.group('Admin roles: list, show, create, update, delete', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('the list is paged, sorted by sort then id, and filtered', async ({ client, assert }) => {
     await RoleFactory.merge({ code: 'editor', name: 'Content editor', sort: 5 }).create()
@@ -205,7 +205,7 @@ test.group('Admin roles: list, show, create, update, delete', (group) => {
 })
 
 test.group('Admin roles: menu assignment and its immediate effect', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('PUT menus replaces the set and adds the ancestors of every node', async ({
     client,

@@ -6,7 +6,7 @@ import Article from '#models/article'
 import type User from '#models/user'
 import type Role from '#models/role'
 import { ALL_PERMISSION_CODES, PERMISSIONS, isPermissionCode } from '#auth/permissions'
-import { resetDatabase } from '#tests/helpers/database'
+import { isolate } from '#tests/helpers/database'
 import { ADMIN_PREFIX, declaresPermission } from '#start/routes/admin'
 import { RoleFactory } from '#database/factories/role_factory'
 import { MenuFactory } from '#database/factories/menu_factory'
@@ -163,7 +163,7 @@ function adminRoutes() {
 }
 
 test.group('Admin routes: every route declares one permission (router walk)', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('every /api/admin route has exactly one `can` declaration with a catalogued, seeded code', async ({
     assert,
@@ -225,7 +225,7 @@ test.group('Admin routes: every route declares one permission (router walk)', (g
 test.group(
   'Admin routes: 401 without a token, 403 without the permission, success with it',
   (group) => {
-    group.each.setup(() => resetDatabase())
+    isolate(group)
 
     test('{method} {pattern} without a token -> 401')
       .with(ROUTES)

@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import Role from '#models/role'
 import Menu from '#models/menu'
-import { resetDatabase } from '#tests/helpers/database'
+import { withRealCommits } from '#tests/helpers/database'
 import { RoleFactory } from '#database/factories/role_factory'
 import { MenuFactory } from '#database/factories/menu_factory'
 import { UserFactory } from '#database/factories/user_factory'
@@ -49,7 +49,7 @@ const linkIds = async (table: string, owner: string, id: number, column: string)
   (await db.from(table).where(owner, id)).map((row) => Number(row[column])).sort((a, b) => a - b)
 
 test.group('Admin transactions: nothing half-written', (group) => {
-  group.each.setup(() => resetDatabase())
+  withRealCommits(group)
 
   test('POST users with roleIds: the account is not created when its role links fail', async ({
     client,

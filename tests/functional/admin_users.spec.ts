@@ -5,7 +5,7 @@ import User from '#models/user'
 import Article from '#models/article'
 import { PERMISSIONS } from '#auth/permissions'
 import { signAdminToken } from '#auth/jwt'
-import { resetDatabase } from '#tests/helpers/database'
+import { isolate } from '#tests/helpers/database'
 import { RoleFactory } from '#database/factories/role_factory'
 import {
   FACTORY_PASSWORD,
@@ -19,7 +19,7 @@ const bearer = async (user: User) =>
   `Bearer ${(await signAdminToken(user.id, user.tokenVersion)).token}`
 
 test.group('Admin users: list and show', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('the list is paged, filtered and never shows password or tokenVersion', async ({
     client,
@@ -126,7 +126,7 @@ test.group('Admin users: list and show', (group) => {
 })
 
 test.group('Admin users: create', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('creates an account with a hashed password and its roles', async ({ client, assert }) => {
     const role = await RoleFactory.create()
@@ -251,7 +251,7 @@ test.group('Admin users: create', (group) => {
 })
 
 test.group('Admin users: update, delete, roles, password reset', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('update changes profile and status; tokenVersion, password and account in the body are ignored', async ({
     client,

@@ -7,7 +7,7 @@ import Role from '#models/role'
 import Menu from '#models/menu'
 import { signAdminToken } from '#auth/jwt'
 import { ALL_PERMISSION_CODES, PERMISSIONS } from '#auth/permissions'
-import { resetDatabase } from '#tests/helpers/database'
+import { isolate } from '#tests/helpers/database'
 import {
   ADMIN_ACCOUNT,
   countQueries,
@@ -22,7 +22,7 @@ const audience = env.get('JWT_AUDIENCE', 'adonis-rbac-admin')
 const UNAUTHORIZED = 'E_UNAUTHORIZED'
 
 test.group('JWT guard: attacks on the token', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('{name} -> 401')
     .with([
@@ -177,7 +177,7 @@ test.group('JWT guard: attacks on the token', (group) => {
 })
 
 test.group('JWT guard: every request re-reads the database', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('disabling a user, removing a role or a menu takes effect on the next request', async ({
     client,

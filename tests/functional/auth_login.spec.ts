@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import { verifyAdminToken } from '#auth/jwt'
 import { forgetKnownBlocks } from '#auth/login_limiter'
-import { resetDatabase } from '#tests/helpers/database'
+import { withRealCommits } from '#tests/helpers/database'
 import {
   ADMIN_ACCOUNT,
   ADMIN_PASSWORD,
@@ -18,8 +18,9 @@ const tokensLeft = async () => {
   return Number(row.total)
 }
 
+/** The limiter's database store commits through its own connection: real commits here. */
 test.group('Login', (group) => {
-  group.each.setup(() => resetDatabase())
+  withRealCommits(group)
 
   test('account, password and a fresh credential give a JWT carrying only sub and tokenVersion', async ({
     client,
@@ -97,24 +98,6 @@ test.group('Login', (group) => {
     const admin = await User.findByOrFail('account', ADMIN_ACCOUNT)
     assert.isNull(admin.lastLoginAt, 'no login succeeded')
   })
-
-  test('20 concurrent logins with one credential give exactly one token', async ({
-    client,
-    assert,
-  }) => {
-    const captchaToken = await freshCredential()
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        client
-          .post('/api/auth/login')
-          .json({ account: ADMIN_ACCOUNT, password: ADMIN_PASSWORD, captchaToken })
-      )
-    )
-    const statuses = responses.map((response) => response.status())
-    assert.equal(statuses.filter((status) => status === 200).length, 1)
-    assert.equal(statuses.filter((status) => status === 400).length, 19)
-    assert.equal(await tokensLeft(), 0)
-  }).timeout(60_000)
 
   test('unknown account, wrong password and disabled account give one identical 401 body', async ({
     client,
@@ -256,4 +239,27 @@ test.group('Login', (group) => {
     assert.sameMembers(fields, ['account', 'password'])
     for (const error of response.body().errors) assert.equal(error.code, 'E_VALIDATION_ERROR')
   })
+})
+
+/** Concurrent requests race for real: real commits, not one shared transaction. */
+test.group('Login: concurrent logins', (group) => {
+  withRealCommits(group)
+
+  test('20 concurrent logins with one credential give exactly one token', async ({
+    client,
+    assert,
+  }) => {
+    const captchaToken = await freshCredential()
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        client
+          .post('/api/auth/login')
+          .json({ account: ADMIN_ACCOUNT, password: ADMIN_PASSWORD, captchaToken })
+      )
+    )
+    const statuses = responses.map((response) => response.status())
+    assert.equal(statuses.filter((status) => status === 200).length, 1)
+    assert.equal(statuses.filter((status) => status === 400).length, 19)
+    assert.equal(await tokensLeft(), 0)
+  }).timeout(60_000)
 })

@@ -4,13 +4,13 @@ import app from '@adonisjs/core/services/app'
 import hash from '@adonisjs/core/services/hash'
 import User from '#models/user'
 import { signAdminToken } from '#auth/jwt'
-import { resetDatabase } from '#tests/helpers/database'
+import { isolate, withRealCommits } from '#tests/helpers/database'
 import { TEST_PASSWORD, createAdmin, freshCredential } from '#tests/helpers/auth'
 
 const NEW_PASSWORD = 'A-Brand-New-Passphrase-7'
 
 test.group('Password change and reset', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('changing the own password kills every older token and returns a fresh one', async ({
     client,
@@ -97,6 +97,11 @@ test.group('Password change and reset', (group) => {
       .json({ currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD })
     response.assertStatus(401)
   })
+})
+
+/** The ace command is another process: it must see committed rows. */
+test.group('Password reset: node ace user:reset-password', (group) => {
+  withRealCommits(group)
 
   test('node ace user:reset-password revokes every token of the account', async ({
     client,

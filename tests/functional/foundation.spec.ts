@@ -7,11 +7,11 @@ import Role from '#models/role'
 import Menu from '#models/menu'
 import User from '#models/user'
 import { ALL_PERMISSION_CODES } from '#auth/permissions'
-import { resetDatabase } from '#tests/helpers/database'
+import { isolate } from '#tests/helpers/database'
 import { freePort, startAppProcess } from '#tests/helpers/app_process'
 
 test.group('Foundation: health and the error contract', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('GET /api/health answers 200 after a real query', async ({ client }) => {
     const response = await client.get('/api/health')
@@ -58,7 +58,7 @@ test.group('Foundation: health and the error contract', (group) => {
 })
 
 test.group('Foundation: seeding', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('seeding creates the protected super-admin role, the menu tree and one administrator', async ({
     assert,

@@ -4,7 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import Article from '#models/article'
 import User from '#models/user'
 import { ArticleFactory } from '#database/factories/article_factory'
-import { resetDatabase } from '#tests/helpers/database'
+import { isolate, withRealCommits } from '#tests/helpers/database'
 import { freePort, startAppProcess } from '#tests/helpers/app_process'
 import { loadArticles } from '../../commands/load_articles.js'
 
@@ -40,7 +40,7 @@ async function mixedArticles() {
 }
 
 test.group('Public articles: list', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('lists only published, already-due articles with exactly the public fields', async ({
     client,
@@ -251,7 +251,7 @@ test.group('Public articles: list', (group) => {
 })
 
 test.group('Public articles: validation', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   const cases: [string, Record<string, any> | string, string, string][] = [
     ['pageNum not a number', { pageNum: 'abc' }, 'pageNum', 'number'],
@@ -320,8 +320,9 @@ test.group('Public articles: validation', (group) => {
   })
 })
 
+/** VACUUM cannot run inside a transaction: real commits. */
 test.group('Public articles: total beyond the page window', (group) => {
-  group.each.setup(() => resetDatabase())
+  withRealCommits(group)
 
   test('total is exact up to 10,000 and capped there; lastPage is always requestable', async ({
     client,
@@ -356,7 +357,7 @@ test.group('Public articles: total beyond the page window', (group) => {
 })
 
 test.group('Public articles: detail', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('a published article with exactly the public fields, content included', async ({
     client,
@@ -448,7 +449,7 @@ test.group('Public articles: detail', (group) => {
 })
 
 test.group('Public articles: data store failures', (group) => {
-  group.each.setup(() => resetDatabase())
+  withRealCommits(group)
 
   test('an unreachable database is a 503 in the error contract, never a 200 or an empty page', async ({
     assert,

@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import Menu from '#models/menu'
 import { PERMISSIONS } from '#auth/permissions'
-import { resetDatabase } from '#tests/helpers/database'
+import { isolate } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, challengeAnswer } from '#tests/helpers/auth'
 
 /**
@@ -13,7 +13,7 @@ import { ADMIN_ACCOUNT, challengeAnswer } from '#tests/helpers/auth'
  * endpoint outside the role directly and get 403.
  */
 test.group('RBAC: the verification procedure for a new role', (group) => {
-  group.each.setup(() => resetDatabase())
+  isolate(group)
 
   test('a role with the Articles page and its list/create buttons grants exactly that', async ({
     client,

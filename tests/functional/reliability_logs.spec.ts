@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import { resetDatabase } from '#tests/helpers/database'
+import { withRealCommits } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, TEST_PASSWORD, createAdmin } from '#tests/helpers/auth'
 import { startAppProcess, readJson } from '#tests/helpers/app_process'
 
@@ -9,7 +9,7 @@ import { startAppProcess, readJson } from '#tests/helpers/app_process'
  * login flow with secrets in play; then every line it wrote is inspected.
  */
 test.group('Reliability: logs', (group) => {
-  group.each.setup(() => resetDatabase())
+  withRealCommits(group)
 
   test('no password, credential, JWT or captcha answer is logged, and a line break cannot forge a line', async ({
     assert,

@@ -5,7 +5,7 @@ import router from '@adonisjs/core/services/router'
 import env from '#start/env'
 import User from '#models/user'
 import { signAdminToken } from '#auth/jwt'
-import { resetDatabase } from '#tests/helpers/database'
+import { withRealCommits } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, createAdmin } from '#tests/helpers/auth'
 
 const BASE = `http://${env.get('HOST')}:${env.get('PORT')}`
@@ -174,7 +174,7 @@ function scanForbidden(node: unknown, path: string, allowInternalNote: boolean):
 }
 
 test.group('Reliability: fuzzing every route', (group) => {
-  group.each.setup(() => resetDatabase())
+  withRealCommits(group)
 
   test('10,000 generated hostile requests: never a 5xx, always the contract, never an internal field', async ({
     assert,

@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import { resetDatabase } from '#tests/helpers/database'
+import { withRealCommits } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { issueCredential, saveChallenge } from '#captcha/challenge_store'
 
@@ -14,7 +14,7 @@ const CHALLENGE_RACES = 900
 const CREDENTIAL_RACES = 100
 
 test.group('Reliability: nothing is double-spent', (group) => {
-  group.each.setup(() => resetDatabase())
+  withRealCommits(group)
 
   test('900 races of 8 concurrent verifies of one challenge: one success each', async ({
     client,

@@ -4,10 +4,13 @@ import User from '#models/user'
 import Role, { SUPER_ADMIN_ROLE } from '#models/role'
 import { roleWithPermissions } from '#database/factories/role_factory'
 
-/** The password of every factory user; its argon2id digest is computed once (hashing is slow). */
-export const FACTORY_PASSWORD = 'Factory-Horse-7-Staple'
+/**
+ * The password of every account the tests create (the one password constant of the tests); its
+ * argon2id digest is computed once per process (hashing is slow on purpose).
+ */
+export const TEST_PASSWORD = 'Correct-Horse-9-Battery'
 let digest: Promise<string> | undefined
-export const factoryPasswordDigest = () => (digest ??= hash.make(FACTORY_PASSWORD))
+export const testPasswordDigest = () => (digest ??= hash.make(TEST_PASSWORD))
 
 /** Administrator accounts for tests, enabled and without roles unless told otherwise. */
 export const UserFactory = factory
@@ -15,7 +18,7 @@ export const UserFactory = factory
     account: `user_${faker.string.alphanumeric({ length: 10, casing: 'lower' })}`,
     nickname: faker.person.firstName(),
     email: null,
-    password: await factoryPasswordDigest(),
+    password: await testPasswordDigest(),
     status: 'enabled' as const,
     tokenVersion: 0,
   }))

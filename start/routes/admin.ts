@@ -81,5 +81,6 @@ router
       .use(middleware.can(article.publish))
   })
   .prefix(ADMIN_PREFIX)
+  .as('admin')
   .where('id', ID)
   .use(requirePermissionDeclaration)

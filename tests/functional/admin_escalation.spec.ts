@@ -1,6 +1,4 @@
 import { test } from '@japa/runner'
-import type { Assert } from '@japa/assert'
-import type { ApiResponse } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import Role from '#models/role'
@@ -8,6 +6,7 @@ import Menu from '#models/menu'
 import { PERMISSIONS } from '#auth/permissions'
 import { isolate } from '#tests/helpers/database'
 import { countQueries } from '#tests/helpers/auth'
+import { assertForbidden } from '#tests/helpers/assertions'
 import { RoleFactory, roleWithPermissions } from '#database/factories/role_factory'
 import { UserFactory, userWithPermissions } from '#database/factories/user_factory'
 
@@ -35,13 +34,6 @@ async function chainOf(menu: Menu) {
     parentId = parent.parentId
   }
   return sorted(ids)
-}
-
-function assertForbidden(assert: Assert, response: ApiResponse, fragment: string) {
-  assert.equal(response.status(), 403)
-  assert.lengthOf(response.body().errors, 1)
-  assert.equal(response.body().errors[0].code, 'E_FORBIDDEN')
-  assert.include(response.body().errors[0].message, fragment)
 }
 
 const MENUS_REFUSED = 'You may only grant menus and permissions you hold yourself'

@@ -8,7 +8,7 @@ import { signAdminToken } from '#auth/jwt'
 import { isolate } from '#tests/helpers/database'
 import { RoleFactory } from '#database/factories/role_factory'
 import {
-  FACTORY_PASSWORD,
+  TEST_PASSWORD,
   UserFactory,
   userWithPermissions,
 } from '#database/factories/user_factory'
@@ -428,7 +428,7 @@ test.group('Admin users: update, delete, roles, password reset', (group) => {
     const stored = await User.findOrFail(user.id)
     assert.equal(stored.tokenVersion, user.tokenVersion + 1)
     assert.isTrue(await hash.verify(stored.password, 'Fresh-start-passphrase-5'))
-    assert.isFalse(await hash.verify(stored.password, FACTORY_PASSWORD))
+    assert.isFalse(await hash.verify(stored.password, TEST_PASSWORD))
     ;(await client.get('/api/admin/users').header('authorization', token)).assertStatus(401)
     ;(await client.get('/api/admin/users').loginAs(stored)).assertStatus(200)
   })

@@ -1,32 +1,36 @@
 import { SignJWT } from 'jose'
 import db from '@adonisjs/lucid/services/db'
-import hash from '@adonisjs/core/services/hash'
 import emitter from '@adonisjs/core/services/emitter'
 import env from '#start/env'
-import User from '#models/user'
 import Role from '#models/role'
 import { issueCredential } from '#captcha/challenge_store'
+import { UserFactory } from '#database/factories/user_factory'
+
+/**
+ * The test fixtures' vocabulary. Accounts: `userWithPermissions(codes)` (an administrator holding
+ * exactly these permission codes, through one role), `superAdminUser()`, and `createAdmin` below
+ * for a named account; all share TEST_PASSWORD. Assertions: tests/helpers/assertions.ts.
+ */
+export {
+  TEST_PASSWORD,
+  UserFactory,
+  userWithPermissions,
+  superAdminUser,
+} from '#database/factories/user_factory'
 
 export const ADMIN_ACCOUNT = env.get('ADMIN_ACCOUNT') || 'admin'
 export const ADMIN_PASSWORD = env.get('ADMIN_PASSWORD')!
-export const TEST_PASSWORD = 'Correct-Horse-9-Battery'
 
-/** One argon2id digest of TEST_PASSWORD shared by the users the tests create (hashing is slow). */
-let digest: Promise<string> | undefined
-export const testPasswordDigest = () => (digest ??= hash.make(TEST_PASSWORD))
-
-/** Creates an administrator with TEST_PASSWORD, optionally with roles (by code). */
+/** A named administrator (password TEST_PASSWORD), optionally with existing roles by code. */
 export async function createAdmin(
   account: string,
   options: { status?: 'enabled' | 'disabled'; roles?: string[] } = {}
 ) {
-  const user = await User.create({
+  const user = await UserFactory.merge({
     account,
     nickname: account,
-    password: await testPasswordDigest(),
     status: options.status ?? 'enabled',
-    tokenVersion: 0,
-  })
+  }).create()
   if (options.roles?.length) {
     const roles = await Role.query().whereIn('code', options.roles)
     await user.related('roles').attach(roles.map((role) => role.id))

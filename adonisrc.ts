@@ -1,5 +1,6 @@
 import { indexEntities } from '@adonisjs/core'
 import { defineConfig } from '@adonisjs/core/app'
+import { indexPolicies } from '@adonisjs/bouncer'
 
 export default defineConfig({
   experimental: {},
@@ -21,6 +22,7 @@ export default defineConfig({
     () => import('@adonisjs/cors/cors_provider'),
     () => import('@adonisjs/auth/auth_provider'),
     () => import('@adonisjs/limiter/limiter_provider'),
+    () => import('@adonisjs/bouncer/bouncer_provider'),
     () => import('#providers/api_provider'),
   ],
 
@@ -55,6 +57,10 @@ export default defineConfig({
   metaFiles: [],
 
   hooks: {
-    init: [indexEntities({ transformers: { enabled: true } })],
+    init: [
+      indexEntities({ transformers: { enabled: true } }),
+      // app/policies/*_policy.ts -> #generated/policies (grant_rule.ts and holdings.ts are helpers).
+      indexPolicies({ glob: ['**/*_policy.ts'] }),
+    ],
   },
 })

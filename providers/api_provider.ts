@@ -2,7 +2,10 @@ import { Settings } from 'luxon'
 import { HttpContext } from '@adonisjs/core/http'
 import { BaseSerializer } from '@adonisjs/core/transformers'
 
-/** Pagination block of every paged list (DESIGN.md: `meta: { total, pageNum, pageSize, lastPage }`). */
+/**
+ * Pagination block of every paged list (README.md, "HTTP API"):
+ * `meta: { total, pageNum, pageSize, lastPage }`.
+ */
 export type PageMeta = { total: number; pageNum: number; pageSize: number; lastPage: number }
 
 export function pageMeta(total: number, pageNum: number, pageSize: number): PageMeta {

@@ -30,11 +30,12 @@ router.use([
   () => import('@adonisjs/core/bodyparser_middleware'),
   () => import('#middleware/reject_null_bytes_middleware'),
   () => import('@adonisjs/auth/initialize_auth_middleware'),
+  () => import('#middleware/initialize_bouncer_middleware'),
 ])
 
 /**
  * Assigned per route: `auth` authenticates the admin JWT (and loads the access snapshot),
- * `can` declares the permission code a route requires.
+ * `can` declares the permission code a route requires (checked through Bouncer).
  */
 export const middleware = router.named({
   auth: () => import('#middleware/auth_middleware'),

@@ -2,7 +2,8 @@ import { Exception } from '@adonisjs/core/exceptions'
 
 /**
  * An error the API answers on purpose. The handler renders every one of them as
- * `{ errors: [{ code, message }] }` with its status; see DESIGN.md for the table of codes.
+ * `{ errors: [{ code, message }] }` with its status (the error contract: README.md, "HTTP API";
+ * the default code per status: CODE_BY_STATUS in handler.ts).
  */
 export class ApiException extends Exception {
   constructor(

@@ -1,4 +1,5 @@
 import { errors as vineErrors } from '@vinejs/vine'
+import { errors as bouncerErrors } from '@adonisjs/bouncer'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import { ApiException, FieldError } from '#exceptions/api_exception'
 
@@ -47,7 +48,8 @@ const UNAVAILABLE_CODES = new Set([
 ])
 
 /**
- * Every error leaves in the contract of DESIGN.md: `{ errors: [{ code, message, field?, rule? }] }`.
+ * Every error leaves in the error contract (README.md, "HTTP API"):
+ * `{ errors: [{ code, message, field?, rule? }] }`.
  * 5xx bodies never carry SQL, stack traces or driver messages; the details go to the log with
  * the request id.
  */
@@ -56,6 +58,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   async handle(error: unknown, ctx: HttpContext) {
     const rendered = this.render(error)
+    if (rendered.status === 403) this.logForbidden(ctx, rendered.errors[0].message)
     if (rendered.status >= 500) {
       ctx.logger.error(
         {
@@ -77,12 +80,39 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   /** Logging happens in handle(), once, with the request id; nothing else to report. */
   async report() {}
 
+  /**
+   * Every 403, route-level or from a policy, is logged here once: who, the permission the route
+   * declares, and the reason the client was given.
+   */
+  protected logForbidden(ctx: HttpContext, reason: string) {
+    const declaration = [...(ctx.route?.middleware.all() ?? [])].find(
+      (entry: any) => entry?.name === 'can'
+    ) as { args?: unknown } | undefined
+    ctx.logger.warn(
+      {
+        requestId: ctx.request.id(),
+        userId: ctx.auth?.user?.id,
+        permission: declaration?.args,
+        method: ctx.request.method(),
+        url: ctx.request.url(),
+        reason,
+      },
+      'forbidden'
+    )
+  }
+
   protected render(error: unknown): Rendered {
     if (error instanceof ApiException) {
       return {
         status: error.status,
         errors: [{ code: error.code!, message: error.message }],
         headers: error.headers,
+      }
+    }
+    if (error instanceof bouncerErrors.E_AUTHORIZATION_FAILURE) {
+      return {
+        status: 403,
+        errors: [{ code: 'E_FORBIDDEN', message: error.response.message || error.message }],
       }
     }
     if (error instanceof vineErrors.E_VALIDATION_ERROR) {

@@ -45,8 +45,9 @@ export const PASSWORD_MIN = 8
 export const PASSWORD_MAX = 128
 
 /**
- * The password policy of DESIGN.md: 8..128 characters (the whole string is hashed, nothing is
- * truncated), not the account name, not a well-known password. Throws a 422 FieldError.
+ * The password policy (README.md, "Password policy" under "HTTP API"): 8..128 characters (the
+ * whole string is hashed, nothing is truncated), not the account name, not a well-known password.
+ * Throws a 422 FieldError.
  */
 export function assertPasswordPolicy(password: string, account: string, field = 'password') {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {

@@ -347,23 +347,35 @@ test.group('Admin menus: update, move and delete', (group) => {
     response.assertStatus(409)
   })
 
-  test('moving a page keeps it granted: roles holding it receive the new ancestors', async ({
+  test('a move never writes role_menus: refused (409) while a holding role lacks the new parent, allowed once granted', async ({
     client,
     assert,
   }) => {
     const { user, role } = await userWithPermissions([PERMISSIONS.user.list])
-    ;(await client.get('/api/admin/users').loginAs(user)).assertStatus(200)
     const users = await byName('Users')
     const content = await byName('Content')
-    const response = await client
-      .put(`/api/admin/menus/${users.id}`)
-      .json({ parentId: content.id })
-      .loginAs(await seededAdmin())
-    response.assertStatus(200)
-    const held = (await db.from('role_menus').where('role_id', role.id)).map((row) =>
-      Number(row.menu_id)
+    const links = async () =>
+      (await db.from('role_menus').where('role_id', role.id).orderBy('menu_id')).map((row) =>
+        Number(row.menu_id)
+      )
+    const before = await links()
+    const admin = await seededAdmin()
+    const move = () =>
+      client.put(`/api/admin/menus/${users.id}`).json({ parentId: content.id }).loginAs(admin)
+    const refused = await move()
+    refused.assertStatus(409)
+    assert.include(refused.body().errors[0].message, `Role id(s) ${role.id}`)
+    assert.equal((await Menu.findOrFail(users.id)).parentId, (await byName('System')).id)
+    assert.deepEqual(await links(), before)
+    ;(await client.get('/api/admin/users').loginAs(user)).assertStatus(200)
+
+    await db.table('role_menus').insert({ role_id: role.id, menu_id: content.id })
+    const moved = await move()
+    moved.assertStatus(200)
+    assert.deepEqual(
+      await links(),
+      [...before, content.id].sort((a, b) => a - b)
     )
-    assert.include(held, content.id)
     ;(await client.get('/api/admin/users').loginAs(user)).assertStatus(200)
   })
 

@@ -8,9 +8,9 @@ import { RoleFactory } from '#database/factories/role_factory'
 import { UserFactory, superAdminUser, userWithPermissions } from '#database/factories/user_factory'
 
 /**
- * The super-admin protections of DESIGN.md, each tried by an ordinary administrator holding every
- * permission code through a normal role (so only the protection stands in the way) and by a
- * super administrator.
+ * The super-admin protections (docs/admin-modules.md, "Protections"), each tried by an ordinary
+ * administrator holding every permission code through a normal role (so only the protection
+ * stands in the way) and by a super administrator.
  */
 const seededAdmin = () => User.findByOrFail('account', 'admin')
 const superRole = () => Role.findByOrFail('code', 'super_admin')

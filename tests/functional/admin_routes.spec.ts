@@ -20,6 +20,8 @@ type Row = {
   code: string
   status: number
   body?: (f: Fixtures) => Record<string, unknown>
+  /** Menu ids the caller's role must hold for the write to pass the grant rule. */
+  holds?: (f: Fixtures) => number[]
 }
 
 const { user, role, menu, article } = PERMISSIONS
@@ -102,8 +104,15 @@ const ROUTES: Row[] = [
     code: menu.update,
     status: 200,
     body: () => ({ name: 'Renamed page' }),
+    holds: (f) => [f.leaf.parentId!, f.leaf.id],
   },
-  { method: 'DELETE', pattern: '/menus/:leaf', code: menu.delete, status: 204 },
+  {
+    method: 'DELETE',
+    pattern: '/menus/:leaf',
+    code: menu.delete,
+    status: 204,
+    holds: (f) => [f.leaf.parentId!, f.leaf.id],
+  },
   { method: 'GET', pattern: '/articles', code: article.list, status: 200 },
   { method: 'GET', pattern: '/articles/:article', code: article.list, status: 200 },
   {
@@ -256,7 +265,8 @@ test.group(
       .with(ROUTES)
       .run(async ({ client, assert }, row) => {
         const f = await fixtures()
-        const { user: caller } = await userWithPermissions([row.code])
+        const { user: caller, role: callerRole } = await userWithPermissions([row.code])
+        if (row.holds) await callerRole.related('menus').attach(row.holds(f))
         const response = await send(client, row, f).loginAs(caller)
         response.assertStatus(row.status)
         if (row.status !== 204) assert.property(response.body(), 'data')

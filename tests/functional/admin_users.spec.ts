@@ -7,11 +7,7 @@ import { PERMISSIONS } from '#auth/permissions'
 import { signAdminToken } from '#auth/jwt'
 import { isolate } from '#tests/helpers/database'
 import { RoleFactory } from '#database/factories/role_factory'
-import {
-  TEST_PASSWORD,
-  UserFactory,
-  userWithPermissions,
-} from '#database/factories/user_factory'
+import { TEST_PASSWORD, UserFactory, userWithPermissions } from '#database/factories/user_factory'
 
 const { user: P } = PERMISSIONS
 const seededAdmin = () => User.findByOrFail('account', 'admin')

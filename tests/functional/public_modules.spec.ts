@@ -4,9 +4,9 @@ import { dirname, join, relative, resolve } from 'node:path'
 import app from '@adonisjs/core/services/app'
 
 /**
- * The separation rule of SPEC.md / DESIGN.md: public modules never reuse admin controllers,
- * services, validators or transformers. Checked on the import graph, transitively, so an indirect
- * path through a shared helper fails as well.
+ * The separation rule (docs/public-modules.md, recipe step 7, "admin code is not reused"): public
+ * modules never reuse admin controllers, services, validators or transformers. Checked on the
+ * import graph, transitively, so an indirect path through a shared helper fails as well.
  */
 const PUBLIC_ROOTS = [
   'start/routes/public.ts',

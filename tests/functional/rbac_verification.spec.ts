@@ -7,10 +7,10 @@ import { isolate } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, challengeAnswer } from '#tests/helpers/auth'
 
 /**
- * SPEC.md's verification procedure for a new role, end to end through HTTP only: create a role
- * with only the target menus and some action permissions, assign it to a non-super-admin
- * account, log in with it through captcha -> verify -> login, confirm what /me shows, call an
- * endpoint outside the role directly and get 403.
+ * The verification procedure for a new role (docs/admin-modules.md, "Verifying a new role"), end
+ * to end through HTTP only: create a role with only the target menus and some action permissions,
+ * assign it to a non-super-admin account, log in with it through captcha -> verify -> login,
+ * confirm what /me shows, call an endpoint outside the role directly and get 403.
  */
 test.group('RBAC: the verification procedure for a new role', (group) => {
   isolate(group)

@@ -39,12 +39,12 @@ export default class ArticlesController {
 
   async update(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(updateArticleValidator)
-    const article = await articles.update(ctx.params.id, data)
+    const article = await articles.update(actorOf(ctx), ctx.params.id, data)
     return ctx.serialize(ArticleTransformer.transform(article).useVariant('toDetail'))
   }
 
   async destroy(ctx: HttpContext) {
-    await articles.destroy(ctx.params.id)
+    await articles.destroy(actorOf(ctx), ctx.params.id)
     return ctx.response.noContent()
   }
 

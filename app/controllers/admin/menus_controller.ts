@@ -1,6 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageMeta } from '#providers/api_provider'
 import MenuService from '#services/admin/menu_service'
+import { actorOf } from '#services/admin/common'
 import MenuTransformer, { MenuTreeTransformer } from '#transformers/admin/menu_transformer'
 import {
   createMenuValidator,
@@ -31,18 +32,20 @@ export default class MenusController {
 
   async store(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(createMenuValidator)
-    const menu = await menus.create(data)
+    const menu = await menus.create(actorOf(ctx), data)
     ctx.response.status(201)
     return ctx.serialize(MenuTransformer.transform(menu))
   }
 
   async update(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(updateMenuValidator)
-    return ctx.serialize(MenuTransformer.transform(await menus.update(ctx.params.id, data)))
+    return ctx.serialize(
+      MenuTransformer.transform(await menus.update(actorOf(ctx), ctx.params.id, data))
+    )
   }
 
   async destroy(ctx: HttpContext) {
-    await menus.destroy(ctx.params.id)
+    await menus.destroy(actorOf(ctx), ctx.params.id)
     return ctx.response.noContent()
   }
 }

@@ -41,7 +41,7 @@ export default class RolesController {
   }
 
   async destroy(ctx: HttpContext) {
-    await roles.destroy(ctx.params.id)
+    await roles.destroy(actorOf(ctx), ctx.params.id)
     return ctx.response.noContent()
   }
 

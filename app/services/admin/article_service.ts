@@ -2,6 +2,7 @@ import { DateTime } from 'luxon'
 import Article, { type ArticleCategory, type ArticleStatus } from '#models/article'
 import { conflict } from '#exceptions/api_exception'
 import { type Actor, findOr404, pageOf, whereKeyword } from '#services/admin/common'
+import ArticlePolicy from '#policies/article_policy'
 
 export type ArticleFilters = {
   pageNum?: number
@@ -36,6 +37,14 @@ export function slugify(title: string) {
     .slice(0, SLUG_BASE_MAX)
     .replace(/^-+|-+$/g, '')
   return slug || 'article'
+}
+
+/** `base`, or `base-2`, `base-3`, ... whichever is not in `taken` first. */
+export function firstFreeSlug(base: string, taken: ReadonlySet<string>) {
+  if (!taken.has(base)) return base
+  let suffix = 2
+  while (taken.has(`${base}-${suffix}`)) suffix++
+  return `${base}-${suffix}`
 }
 
 /**
@@ -79,8 +88,9 @@ export default class ArticleService {
     return this.show(article.id)
   }
 
-  async update(id: number, data: UpdateArticleData) {
+  async update(actor: Actor, id: number, data: UpdateArticleData) {
     const article = await findOr404(Article, id)
+    await actor.bouncer.with(ArticlePolicy).authorize('update', article)
     if (data.slug !== undefined && data.slug !== article.slug) {
       await this.assertSlugFree(data.slug, article.id)
     }
@@ -91,8 +101,9 @@ export default class ArticleService {
     return this.show(id)
   }
 
-  async destroy(id: number) {
+  async destroy(actor: Actor, id: number) {
     const article = await findOr404(Article, id)
+    await actor.bouncer.with(ArticlePolicy).authorize('delete', article)
     await article.delete()
   }
 
@@ -130,10 +141,6 @@ export default class ArticleService {
       .select('slug')
       .where('slug', base)
       .orWhere('slug', 'like', `${base}-%`)
-    const taken = new Set(rows.map((row) => row.slug))
-    if (!taken.has(base)) return base
-    let suffix = 2
-    while (taken.has(`${base}-${suffix}`)) suffix++
-    return `${base}-${suffix}`
+    return firstFreeSlug(base, new Set(rows.map((row) => row.slug)))
   }
 }

@@ -7,16 +7,25 @@ import type { AccessSnapshot } from '#auth/access_snapshot'
 import { MAX_ID } from '#validators/admin/common'
 
 /**
- * Who performs an admin operation: the services decide the protections from it. `access` is the
- * snapshot this request loaded: what the actor holds, hence what they may grant (see grants.ts).
+ * Who performs an admin operation. `access` is the snapshot this request loaded (what the actor
+ * holds); `bouncer` decides the object-level rules (app/policies) on facts the services read
+ * inside their transactions.
  */
-export type Actor = { id: number; isSuperAdmin: boolean; access: AccessSnapshot }
+export type Actor = {
+  id: number
+  access: AccessSnapshot
+  bouncer: HttpContext['bouncer']
+}
 
 /** The actor of an admin request (the `can` middleware has authenticated it already). */
 export function actorOf(ctx: HttpContext): Actor {
   const guard = ctx.auth.use('jwt')
   const access = guard.getAccessOrFail()
-  return { id: guard.getUserOrFail().id, isSuperAdmin: access.isSuperAdmin, access }
+  return {
+    id: guard.getUserOrFail().id,
+    access,
+    bouncer: ctx.bouncer,
+  }
 }
 
 export type Page = { pageNum: number; pageSize: number }

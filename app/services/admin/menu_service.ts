@@ -3,7 +3,10 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import Menu, { type MenuType } from '#models/menu'
 import { FieldError, conflict } from '#exceptions/api_exception'
 import type { MenuNode } from '#transformers/admin/menu_transformer'
-import { findOr404, pageOf, whereKeyword } from '#services/admin/common'
+import { type Actor, findOr404, pageOf, whereKeyword } from '#services/admin/common'
+import MenuPolicy from '#policies/menu_policy'
+import { subtreeOf } from '#policies/grant_rule'
+import { rolesHoldingMenu } from '#policies/holdings'
 
 export type MenuFilters = {
   pageNum?: number
@@ -56,7 +59,7 @@ export function ancestorClosure(
   for (const id of ids) {
     let current: number | null | undefined = id
     // `result.has` stops at a known chain, and on a cycle in corrupted data.
-    while (current !== null && current !== undefined && !result.has(current)) {
+    while (current !== null && current !== undefined) {
       result.add(current)
       current = parents.get(current)
     }
@@ -105,7 +108,7 @@ export default class MenuService {
     return findOr404(Menu, id)
   }
 
-  async create(data: CreateMenuData) {
+  async create(actor: Actor, data: CreateMenuData) {
     const fields: MenuFields = {
       parentId: data.parentId ?? null,
       type: data.type,
@@ -120,11 +123,23 @@ export default class MenuService {
     }
     await this.assertShape(fields, await this.parentOf(fields.parentId))
     await this.assertPermissionFree(fields.permission, null)
+    await actor.bouncer
+      .with(MenuPolicy)
+      .authorize('create', { permission: fields.permission, parentId: fields.parentId })
     return Menu.create(fields)
   }
 
-  async update(id: number, data: UpdateMenuData) {
+  async update(actor: Actor, id: number, data: UpdateMenuData) {
     const menu = await findOr404(Menu, id)
+    const parents = await parentMap(db.connection())
+    await actor.bouncer.with(MenuPolicy).authorize(
+      'update',
+      { id: menu.id, subtree: subtreeOf(menu.id, parents) },
+      {
+        permission: data.permission !== menu.permission ? data.permission : undefined,
+        parentId: data.parentId !== menu.parentId ? data.parentId : undefined,
+      }
+    )
     const fields: MenuFields = {
       parentId: menu.parentId,
       type: menu.type,
@@ -146,7 +161,6 @@ export default class MenuService {
       if (fields.parentId === menu.id) {
         throw new FieldError('parentId', 'A menu cannot be its own parent', 'notSelf')
       }
-      const parents = await parentMap(db.connection())
       for (let at = parents.get(fields.parentId); at !== null && at !== undefined;) {
         if (at === menu.id) {
           throw new FieldError(
@@ -172,38 +186,48 @@ export default class MenuService {
     await this.assertPermissionFree(fields.permission, menu.id)
 
     await db.transaction(async (trx) => {
+      if (parentChanged && fields.parentId !== null) {
+        await this.assertHoldersKeepChain(trx, menu.id, fields.parentId)
+      }
       menu.useTransaction(trx)
       menu.merge(fields)
       await menu.save()
-      // Roles holding the moved node get its new ancestors, or the move would silently take the
-      // node away from them (a node only counts when its whole ancestor chain is granted).
-      if (parentChanged && fields.parentId !== null) {
-        const chain = await withAncestors([fields.parentId], trx)
-        const holders: { role_id: number | string }[] = await trx
-          .from('role_menus')
-          .select('role_id')
-          .where('menu_id', menu.id)
-        for (const { role_id: roleId } of holders) {
-          const held = await trx
-            .from('role_menus')
-            .where('role_id', roleId)
-            .whereIn('menu_id', chain)
-            .select('menu_id')
-          const have = new Set(held.map((row: { menu_id: number | string }) => Number(row.menu_id)))
-          const missing = chain.filter((menuId) => !have.has(menuId))
-          if (missing.length) {
-            await trx
-              .table('role_menus')
-              .multiInsert(missing.map((menuId) => ({ role_id: roleId, menu_id: menuId })))
-          }
-        }
-      }
     })
     return menu
   }
 
-  async destroy(id: number) {
+  /**
+   * A move never writes role_menus: granting the new ancestors to the roles holding the node
+   * would be a grant nobody checked. A node only counts when its whole chain is granted, so a
+   * move that would need new ancestors for some role is refused (409); grant them the new parent
+   * first (PUT roles/:id/menus, which the grant rule checks), then move.
+   */
+  private async assertHoldersKeepChain(trx: QueryClientContract, menuId: number, parentId: number) {
+    const holders = await rolesHoldingMenu(trx, menuId)
+    if (holders.length === 0) return
+    const chain = await withAncestors([parentId], trx)
+    const rows: { role_id: number | string }[] = await trx
+      .from('role_menus')
+      .whereIn('role_id', holders)
+      .whereIn('menu_id', chain)
+      .select('role_id')
+    const count = new Map<number, number>()
+    for (const row of rows)
+      count.set(Number(row.role_id), (count.get(Number(row.role_id)) ?? 0) + 1)
+    const lacking = holders.filter((roleId) => (count.get(roleId) ?? 0) < chain.length)
+    if (lacking.length) {
+      throw conflict(
+        `Role id(s) ${lacking.sort((a, b) => a - b).join(', ')} hold this node but not its new parent: grant them the new parent first`
+      )
+    }
+  }
+
+  async destroy(actor: Actor, id: number) {
     const menu = await findOr404(Menu, id)
+    await actor.bouncer.with(MenuPolicy).authorize('delete', {
+      id: menu.id,
+      subtree: subtreeOf(menu.id, await parentMap(db.connection())),
+    })
     const child = await Menu.query().where('parent_id', menu.id).select('id').first()
     if (child) throw conflict('The menu still has children: delete or move them first')
     // role_menus rows go with it (FK ON DELETE CASCADE).

@@ -15,7 +15,8 @@ import {
 } from '#services/admin/common'
 import { isProtectedRole } from '#services/admin/super_admin'
 import { ancestorClosure, parentMap } from '#services/admin/menu_service'
-import { assertMayGrantMenus } from '#services/admin/grants'
+import RolePolicy from '#policies/role_policy'
+import { roleGrants } from '#policies/holdings'
 
 export type RoleFilters = {
   pageNum?: number
@@ -36,8 +37,9 @@ export type CreateRoleData = {
 export type UpdateRoleData = Partial<Omit<CreateRoleData, 'menuIds'>>
 
 /**
- * Roles and their menu sets. The super_admin role (and any system role) holds every permission
- * implicitly and is protected: it cannot be deleted, disabled, re-coded or given a menu set.
+ * Roles and their menu sets. Who may change which role is RolePolicy's (app/policies). The
+ * super_admin role (and any system role) holds every permission implicitly and is protected as
+ * data: it cannot be deleted, disabled, re-coded or given a menu set, not even by a super admin.
  */
 export default class RoleService {
   async list(filters: RoleFilters) {
@@ -62,8 +64,7 @@ export default class RoleService {
       await assertIdsExist('menus', menuIds, 'menuIds', trx)
       const parents = menuIds.length ? await parentMap(trx) : new Map<number, number | null>()
       const granted = ancestorClosure(menuIds, parents)
-      // A new role has nothing to keep: every node is granted by the caller.
-      assertMayGrantMenus(actor, { current: new Set(), next: granted, parents })
+      await actor.bouncer.with(RolePolicy).authorize('create', granted)
       // isSystem is never taken from a request: only the seeder creates system roles.
       const created = await Role.create(
         {
@@ -83,34 +84,44 @@ export default class RoleService {
   }
 
   async update(actor: Actor, id: number, data: UpdateRoleData) {
-    const role = await findOr404(Role, id)
-    if (isProtectedRole(role)) {
-      if (data.code !== undefined && data.code !== role.code) {
-        throw forbidden('A system role cannot be re-coded')
+    await db.transaction(async (trx) => {
+      const role = await findOr404(Role, id, trx)
+      if (isProtectedRole(role)) {
+        if (data.code !== undefined && data.code !== role.code) {
+          throw forbidden('A system role cannot be re-coded')
+        }
+        if (data.status === 'disabled') throw forbidden('A system role cannot be disabled')
       }
-      if (data.status === 'disabled') throw forbidden('A system role cannot be disabled')
-      // Renaming or re-sorting is harmless, but still reserved to super administrators.
-      if (!actor.isSuperAdmin) throw forbidden('Only a super administrator may edit a system role')
-    }
-    if (data.code !== undefined && data.code !== role.code) await this.assertCodeFree(data.code)
-    role.merge(Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined)))
-    await role.save()
+      const [target] = await roleGrants(trx, [role.id])
+      const statusChanges = data.status !== undefined && data.status !== role.status
+      await actor.bouncer.with(RolePolicy).authorize('update', target, { status: statusChanges })
+      if (data.code !== undefined && data.code !== role.code) {
+        await this.assertCodeFree(data.code, trx)
+      }
+      role.merge(
+        Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined))
+      )
+      await role.save()
+    })
     return this.show(id)
   }
 
-  async destroy(id: number) {
-    const role = await findOr404(Role, id)
-    if (isProtectedRole(role)) throw forbidden('A system role cannot be deleted')
-    // user_roles and role_menus rows go with it (FK ON DELETE CASCADE): the holders lose what
-    // the role granted on their very next request.
-    await role.delete()
+  async destroy(actor: Actor, id: number) {
+    await db.transaction(async (trx) => {
+      const role = await findOr404(Role, id, trx)
+      if (isProtectedRole(role)) throw forbidden('A system role cannot be deleted')
+      const [target] = await roleGrants(trx, [role.id])
+      await actor.bouncer.with(RolePolicy).authorize('delete', target)
+      // user_roles and role_menus rows go with it (FK ON DELETE CASCADE): the holders lose what
+      // the role granted on their very next request.
+      await role.delete()
+    })
   }
 
   /**
    * Replaces the role's menu set (PUT semantics). The ancestors of every given node are added:
    * the access snapshot only counts a node whose whole ancestor chain is granted, so a button
-   * without its page and directory would grant nothing. A non-super caller may only add nodes
-   * they hold (grants.ts).
+   * without its page and directory would grant nothing. RolePolicy decides who may.
    */
   async assignMenus(actor: Actor, id: number, menuIdsGiven: number[]) {
     const role = await findOr404(Role, id)
@@ -119,16 +130,12 @@ export default class RoleService {
     }
     const menuIds = uniqueIds(menuIdsGiven)
     await db.transaction(async (trx) => {
-      if (menuIds.length === 0) {
-        // Grants nothing: no check, no read.
-        await trx.from('role_menus').where('role_id', role.id).delete()
-        return
-      }
       await assertIdsExist('menus', menuIds, 'menuIds', trx)
-      const parents = await parentMap(trx)
-      const granted = ancestorClosure(menuIds, parents)
+      const granted = menuIds.length ? ancestorClosure(menuIds, await parentMap(trx)) : []
+      const [target] = await roleGrants(trx, [role.id])
+      // Emptying a role is checked like any other change of its set.
+      await actor.bouncer.with(RolePolicy).authorize('assignMenus', target, granted)
       const current = await readLinks(trx, LINKS.roleMenus, role.id)
-      assertMayGrantMenus(actor, { current, next: granted, parents })
       await writeLinkDifference(trx, LINKS.roleMenus, role.id, current, [...granted])
     })
     return this.show(id)

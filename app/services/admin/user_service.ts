@@ -2,8 +2,9 @@ import hash from '@adonisjs/core/services/hash'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import User, { type UserStatus } from '#models/user'
-import { SUPER_ADMIN_ROLE } from '#models/role'
 import { conflict, forbidden } from '#exceptions/api_exception'
+import UserPolicy from '#policies/user_policy'
+import { accountHolding, roleGrants } from '#policies/holdings'
 import { assertPasswordPolicy } from '#services/password_policy'
 import { setPassword } from '#services/admin_account_service'
 import {
@@ -17,13 +18,7 @@ import {
   whereKeyword,
   writeLinkDifference,
 } from '#services/admin/common'
-import {
-  holdsSuperAdmin,
-  lockSuperAdmins,
-  otherEnabledSuperAdmins,
-  superAdminRoleId,
-} from '#services/admin/super_admin'
-import { assertMayGrantRoles, assertMayTakeOver } from '#services/admin/grants'
+import { lockSuperAdmins, otherEnabledSuperAdmins } from '#services/admin/super_admin'
 
 export type UserFilters = {
   pageNum?: number
@@ -44,12 +39,12 @@ export type CreateUserData = {
 
 export type UpdateUserData = { nickname?: string; email?: string | null; status?: UserStatus }
 
-const ONLY_SUPER_ADMIN = 'Only a super administrator may change a super administrator account'
 const LAST_SUPER_ADMIN = 'The last enabled super administrator must stay enabled and keep the role'
 
 /**
- * Administrator accounts. Every rule that protects super administrators lives here, decided
- * inside the transaction of the write it guards.
+ * Administrator accounts. Who may do what to whom is UserPolicy's (app/policies), asked inside
+ * the transaction of each write with the facts read there; the data invariants (the last enabled
+ * super admin, one's own account) stay here.
  */
 export default class UserService {
   async list(filters: UserFilters) {
@@ -82,11 +77,7 @@ export default class UserService {
 
     const user = await db.transaction(async (trx) => {
       await assertIdsExist('roles', roleIds, 'roleIds', trx)
-      if (roleIds.includes(await superAdminRoleId(trx)) && !actor.isSuperAdmin) {
-        throw forbidden(`Only a super administrator may grant the ${SUPER_ADMIN_ROLE} role`)
-      }
-      // Every role of a new account is granted by the caller.
-      await assertMayGrantRoles(actor, roleIds, trx)
+      await actor.bouncer.with(UserPolicy).authorize('create', await roleGrants(trx, roleIds))
       // A unique violation on account (a concurrent create) is answered 409 by the handler.
       const created = await User.create(
         {
@@ -110,11 +101,11 @@ export default class UserService {
     await db.transaction(async (trx) => {
       await lockSuperAdmins(trx)
       const user = await findOr404(User, id, trx)
-      const targetIsSuper = await holdsSuperAdmin(user.id, trx)
-      if (targetIsSuper && !actor.isSuperAdmin) throw forbidden(ONLY_SUPER_ADMIN)
+      const target = await accountHolding(trx, user.id)
+      await actor.bouncer.with(UserPolicy).authorize('update', target)
 
       if (data.status === 'disabled' && user.status === 'enabled') {
-        if (targetIsSuper && (await otherEnabledSuperAdmins(user.id, trx)) === 0) {
+        if (target.isSuperAdmin && (await otherEnabledSuperAdmins(user.id, trx)) === 0) {
           throw forbidden(LAST_SUPER_ADMIN)
         }
         if (user.id === actor.id) throw forbidden('You cannot disable your own account')
@@ -134,10 +125,10 @@ export default class UserService {
     await db.transaction(async (trx) => {
       await lockSuperAdmins(trx)
       const user = await findOr404(User, id, trx)
-      const targetIsSuper = await holdsSuperAdmin(user.id, trx)
-      if (targetIsSuper && !actor.isSuperAdmin) throw forbidden(ONLY_SUPER_ADMIN)
+      const target = await accountHolding(trx, user.id)
+      await actor.bouncer.with(UserPolicy).authorize('delete', target)
       if (
-        targetIsSuper &&
+        target.isSuperAdmin &&
         user.status === 'enabled' &&
         (await otherEnabledSuperAdmins(user.id, trx)) === 0
       ) {
@@ -150,35 +141,31 @@ export default class UserService {
     })
   }
 
-  /** Replaces the account's role set (PUT semantics). Added roles are checked by grants.ts. */
+  /** Replaces the account's role set (PUT semantics); only the difference is written. */
   async assignRoles(actor: Actor, id: number, roleIdsGiven: number[]) {
     const roleIds = uniqueIds(roleIdsGiven)
     await db.transaction(async (trx) => {
       await lockSuperAdmins(trx)
       const user = await findOr404(User, id, trx)
       await assertIdsExist('roles', roleIds, 'roleIds', trx)
-      const superId = await superAdminRoleId(trx)
-      const targetIsSuper = await holdsSuperAdmin(user.id, trx)
-      const grants = roleIds.includes(superId)
-
-      if (targetIsSuper && !actor.isSuperAdmin) throw forbidden(ONLY_SUPER_ADMIN)
-      if (grants && !targetIsSuper && !actor.isSuperAdmin) {
-        throw forbidden(`Only a super administrator may grant the ${SUPER_ADMIN_ROLE} role`)
-      }
+      const target = await accountHolding(trx, user.id)
+      const current = await readLinks(trx, LINKS.userRoles, user.id)
+      const added = await roleGrants(
+        trx,
+        roleIds.filter((roleId) => !current.has(roleId))
+      )
+      await actor.bouncer.with(UserPolicy).authorize('assignRoles', target, added)
+      const next = await roleGrants(trx, roleIds)
+      const keepsSuper = next.some((role) => role.isSuperAdmin)
       if (
-        targetIsSuper &&
-        !grants &&
+        target.isSuperAdmin &&
+        !keepsSuper &&
         user.status === 'enabled' &&
         (await otherEnabledSuperAdmins(user.id, trx)) === 0
       ) {
         throw forbidden(LAST_SUPER_ADMIN)
       }
       if (user.id === actor.id) throw forbidden('You cannot change your own roles')
-
-      // The current set is read anyway to write only the difference; removals are not checked.
-      const current = await readLinks(trx, LINKS.userRoles, user.id)
-      const added = roleIds.filter((roleId) => !current.has(roleId))
-      await assertMayGrantRoles(actor, added, trx)
       await writeLinkDifference(trx, LINKS.userRoles, user.id, current, roleIds)
     })
     return this.show(id)
@@ -187,14 +174,13 @@ export default class UserService {
   /** Same service as `node ace user:reset-password`: policy, argon2id, tokenVersion + 1. */
   async resetPassword(actor: Actor, id: number, password: string) {
     const user = await findOr404(User, id)
-    if (!actor.isSuperAdmin && (await holdsSuperAdmin(user.id, db.connection()))) {
-      throw forbidden(ONLY_SUPER_ADMIN)
-    }
     if (user.id === actor.id) {
       // Without the current password: use PUT /api/auth/password for your own account.
       throw forbidden('Change your own password with PUT /api/auth/password')
     }
-    await assertMayTakeOver(actor, user.id, db.connection())
+    await actor.bouncer
+      .with(UserPolicy)
+      .authorize('resetPassword', await accountHolding(db.connection(), user.id))
     await setPassword(user, password)
     return this.show(id)
   }

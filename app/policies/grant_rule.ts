@@ -1,0 +1,89 @@
+import { AuthorizationResponse } from '@adonisjs/bouncer'
+import type { AccessSnapshot } from '#auth/access_snapshot'
+
+/**
+ * THE GRANT RULE (README, "Authorization"): a non-super administrator acts only within what they
+ * hold. Every admin write that changes what anyone holds is decided by one of the policies in
+ * this folder, and every one of them reduces to `withinHeld` below:
+ *
+ * - granting (menus to a role, roles to an account, a new role or account with grants), enabling
+ *   (a role, a menu node, an account) and re-coding or moving a menu node: everything the write
+ *   would grant must be held by the caller;
+ * - disabling, deleting, renaming or emptying a role, and disabling, deleting, stripping or
+ *   taking over an account: the target must hold nothing the caller does not hold.
+ *
+ * Both are the same test over different sets: "these menu ids are all held by the caller".
+ * "Held" is the caller's access snapshot of this request (what the guard loaded: enabled roles,
+ * enabled nodes whose whole chain is granted), so a disabled node or role is never held. The
+ * sets compared for targets are their STORED grants, whatever their status: a disabled role
+ * grants nothing today but everything as soon as someone re-enables it.
+ *
+ * Pure functions, no query: the policies get the target's stored sets from holdings.ts.
+ */
+
+/** Who is asking: the Bouncer "user" of this application (app/middleware/initialize_bouncer). */
+export type Principal = { id: number; access: AccessSnapshot }
+
+/** The menu ids of `ids` the caller does not hold (empty: within what the caller holds). */
+export function notHeld(held: ReadonlySet<number>, ids: Iterable<number>): number[] {
+  const missing = new Set<number>()
+  for (const id of ids) if (!held.has(id)) missing.add(id)
+  return [...missing].sort((a, b) => a - b)
+}
+
+export function withinHeld(held: ReadonlySet<number>, ids: Iterable<number>): boolean {
+  return notHeld(held, ids).length === 0
+}
+
+/**
+ * The verdict of the rule for a policy: true, or a 403 naming what is not held (the ids help an
+ * administrator see what to ask a super admin for; they reveal nothing the caller cannot list).
+ */
+export function requireHeld(
+  principal: Principal,
+  ids: Iterable<number>,
+  message: string
+): true | AuthorizationResponse {
+  const missing = notHeld(principal.access.menuIds, ids)
+  if (missing.length === 0) return true
+  return AuthorizationResponse.deny(`${message}; not held: menu id(s) ${missing.join(', ')}`, 403)
+}
+
+/** The roles the caller is assigned, whatever their status. */
+export function holdsRole(principal: Principal, roleId: number): boolean {
+  return principal.access.roles.some((role) => role.id === roleId)
+}
+
+/** A node and everything below it, from a parent map (the whole tree is one small query). */
+export function subtreeOf(rootId: number, parents: ReadonlyMap<number, number | null>): number[] {
+  const children = new Map<number, number[]>()
+  for (const [id, parentId] of parents) {
+    if (parentId === null) continue
+    const list = children.get(parentId)
+    if (list) list.push(id)
+    else children.set(parentId, [id])
+  }
+  const result: number[] = []
+  const seen = new Set<number>()
+  const stack = [rootId]
+  while (stack.length) {
+    const id = stack.pop()!
+    if (seen.has(id)) continue // a cycle in corrupted data ends the walk
+    seen.add(id)
+    result.push(id)
+    stack.push(...(children.get(id) ?? []))
+  }
+  return result
+}
+
+/** Refusal messages, shared by the policies (clients may show them). */
+export const REFUSED = {
+  route: 'You do not have permission to perform this action',
+  grant: 'You may only grant menus and permissions you hold yourself',
+  grantRoles: 'You may only grant roles whose menus and permissions you hold yourself',
+  target: 'You may only change what holds no more than you do',
+  ownRole: 'You cannot change the status of a role you hold',
+  superAdmin: 'Only a super administrator may do this to a super administrator or its role',
+  code: 'You may only set a permission code you hold yourself',
+  publish: 'Changing a published article requires the publish permission',
+} as const

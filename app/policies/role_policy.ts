@@ -1,0 +1,47 @@
+import { AuthorizationResponse, BasePolicy } from '@adonisjs/bouncer'
+import { type Principal, REFUSED, holdsRole, requireHeld } from '#policies/grant_rule'
+import type { RoleGrant } from '#policies/holdings'
+
+const deny = (message: string) => AuthorizationResponse.deny(message, 403)
+
+/**
+ * Roles, for a non-super caller (an enabled super admin passes `before`). The role service keeps
+ * the data invariants of system roles (never deleted, disabled, re-coded or given menus).
+ */
+export default class RolePolicy extends BasePolicy {
+  before(principal: Principal) {
+    if (principal.access.isSuperAdmin) return true
+  }
+
+  /** A new role: every node it gets is granted by the caller. */
+  create(principal: Principal, granted: readonly number[]) {
+    return requireHeld(principal, granted, REFUSED.grant)
+  }
+
+  /**
+   * Rename, re-sort, enable or disable: the role holds nothing the caller lacks (so enabling it
+   * grants nothing the caller lacks), and a caller never changes the status of a role they hold.
+   */
+  update(principal: Principal, role: RoleGrant, change: { status: boolean }) {
+    const target = this.manage(principal, role)
+    if (target !== true) return target
+    if (change.status && holdsRole(principal, role.id)) return deny(REFUSED.ownRole)
+    return true
+  }
+
+  delete(principal: Principal, role: RoleGrant) {
+    return this.manage(principal, role)
+  }
+
+  /** Replacing the menu set: the role holds nothing the caller lacks, before and after. */
+  assignMenus(principal: Principal, role: RoleGrant, next: readonly number[]) {
+    const target = this.manage(principal, role)
+    if (target !== true) return target
+    return requireHeld(principal, next, REFUSED.grant)
+  }
+
+  private manage(principal: Principal, role: RoleGrant) {
+    if (role.isSuperAdmin || role.isSystem) return deny(REFUSED.superAdmin)
+    return requireHeld(principal, role.menuIds, REFUSED.target)
+  }
+}

@@ -164,6 +164,38 @@ function send(client: ApiClient, row: Row, f: Fixtures) {
   return row.body ? request.json(row.body(f)) : request
 }
 
+type StoredRoute = ReturnType<typeof adminRoutes>[number]
+
+/**
+ * The router walk: for each route, what is wrong with its permission declaration (exactly one
+ * `can` middleware, that is Bouncer's `hasPermission`, with a catalogued and seeded code).
+ */
+async function walkProblems(routes: StoredRoute[]) {
+  const seeded = new Set(
+    (await Menu.query().where('type', 'button').whereNotNull('permission')).map(
+      (node) => node.permission
+    )
+  )
+  const problems: string[] = []
+  for (const route of routes) {
+    const where = `${route.methods.join('|')} ${route.pattern}`
+    const declarations = [...route.middleware.all()].filter(
+      (entry: any) => entry && typeof entry === 'object' && entry.name === 'can'
+    ) as { args: unknown }[]
+    if (declarations.length !== 1) {
+      problems.push(`${where} must declare exactly one permission`)
+      continue
+    }
+    const code = declarations[0].args
+    if (typeof code !== 'string' || !isPermissionCode(code)) {
+      problems.push(`${where}: ${String(code)} is not in the catalogue`)
+    } else if (!seeded.has(code)) {
+      problems.push(`${where}: ${code} has no seeded button`)
+    }
+  }
+  return problems
+}
+
 /** Stored routes of the running application under /api/admin (HEAD included). */
 function adminRoutes() {
   return Object.values(router.toJSON())
@@ -177,24 +209,38 @@ test.group('Admin routes: every route declares one permission (router walk)', (g
   test('every /api/admin route has exactly one `can` declaration with a catalogued, seeded code', async ({
     assert,
   }) => {
-    const seeded = new Set(
-      (await Menu.query().where('type', 'button').whereNotNull('permission')).map(
-        (node) => node.permission
-      )
-    )
     const routes = adminRoutes()
     assert.lengthOf(routes, ROUTES.length)
-    for (const route of routes) {
-      const where = `${route.methods.join('|')} ${route.pattern}`
-      const declarations = [...route.middleware.all()].filter(
-        (entry: any) => entry && typeof entry === 'object' && entry.name === 'can'
-      ) as { args: unknown }[]
-      assert.lengthOf(declarations, 1, `${where} must declare exactly one permission`)
-      const code = declarations[0].args
-      assert.isString(code, `${where} declares no code`)
-      assert.isTrue(isPermissionCode(code as string), `${where}: ${code} is not in the catalogue`)
-      assert.isTrue(seeded.has(code as string), `${where}: ${code} has no seeded button`)
-    }
+    assert.deepEqual(await walkProblems(routes), [])
+    for (const route of routes) assert.match(route.name ?? '', /^admin\./, route.pattern)
+  })
+
+  test('the walk fails a route whose Bouncer check is removed, or whose code is unknown', async ({
+    assert,
+  }) => {
+    const [route] = adminRoutes()
+    const without = {
+      ...route,
+      middleware: {
+        all: () => new Set([...route.middleware.all()].filter((e: any) => e?.name !== 'can')),
+      },
+    } as unknown as StoredRoute
+    const unknownCode = {
+      ...route,
+      middleware: {
+        all: () =>
+          new Set(
+            [...route.middleware.all()].map((e: any) =>
+              e?.name === 'can' ? { ...e, args: 'system:nothing:here' } : e
+            )
+          ),
+      },
+    } as unknown as StoredRoute
+    const problems = await walkProblems([without, unknownCode])
+    assert.lengthOf(problems, 2)
+    assert.include(problems[0], 'must declare exactly one permission')
+    assert.include(problems[1], 'not in the catalogue')
+    assert.isFalse(declaresPermission(without))
   })
 
   test('the table of this file covers every registered admin route, with the declared code', async ({

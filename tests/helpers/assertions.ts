@@ -1,7 +1,7 @@
 import type { Assert } from '@japa/assert'
 import type { ApiResponse } from '@japa/api-client'
 
-/** A 403 in the error contract (DESIGN's E_FORBIDDEN), optionally with a message fragment. */
+/** A 403 in the error contract (E_FORBIDDEN, README "HTTP API"), optionally with a message fragment. */
 export function assertForbidden(assert: Assert, response: ApiResponse, fragment?: string) {
   assert.equal(response.status(), 403, JSON.stringify(response.body()))
   assert.lengthOf(response.body().errors, 1)

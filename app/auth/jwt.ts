@@ -1,5 +1,6 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
 import adminAuthConfig from '#config/admin_auth'
+import { MAX_ID } from '#validators/admin/common'
 
 export type AdminTokenClaims = { userId: number; tokenVersion: number }
 
@@ -35,10 +36,16 @@ export async function verifyAdminToken(token: string): Promise<AdminTokenClaims 
       audience,
       typ: 'JWT',
       requiredClaims: ['sub', 'exp', 'iat', 'tokenVersion'],
+      // A token older than its lifetime (or issued in the future) is refused whatever its `exp`
+      // says; 5 s of tolerance for clocks of several instances.
+      maxTokenAge: ttl,
+      clockTolerance: 5,
     })
     const userId = Number(payload.sub)
     const tokenVersion = payload.tokenVersion
-    if (!Number.isSafeInteger(userId) || userId <= 0 || String(userId) !== payload.sub) return null
+    // Ids are 32-bit serials: anything larger cannot exist (and PostgreSQL would refuse it).
+    if (!Number.isSafeInteger(userId) || userId <= 0 || userId > MAX_ID) return null
+    if (String(userId) !== payload.sub) return null
     if (
       typeof tokenVersion !== 'number' ||
       !Number.isSafeInteger(tokenVersion) ||

@@ -105,6 +105,21 @@ test.group('JWT guard: attacks on the token', (group) => {
           `Bearer ${await forgeToken({ sub: String(user.id), tokenVersion: 0, iat: now() - 7200, exp: now() - 60, iss: issuer, aud: audience })}`,
       },
       {
+        name: 'issued in the future',
+        header: async (user: User) =>
+          `Bearer ${await forgeToken({ sub: String(user.id), tokenVersion: 0, iat: now() + 3600, exp: now() + 7200, iss: issuer, aud: audience })}`,
+      },
+      {
+        name: 'older than the token lifetime, with a far exp',
+        header: async (user: User) =>
+          `Bearer ${await forgeToken({ sub: String(user.id), tokenVersion: 0, iat: now() - 3 * 86400, exp: now() + 365 * 86400, iss: issuer, aud: audience })}`,
+      },
+      {
+        name: 'sub beyond the 32-bit id range',
+        header: async () =>
+          `Bearer ${await forgeToken({ sub: '2147483648', tokenVersion: 0, iat: now(), exp: now() + 600, iss: issuer, aud: audience })}`,
+      },
+      {
         name: 'wrong issuer',
         header: async (user: User) =>
           `Bearer ${await forgeToken({ sub: String(user.id), tokenVersion: 0, iat: now(), exp: now() + 600, iss: 'evil', aud: audience })}`,

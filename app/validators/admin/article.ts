@@ -1,7 +1,14 @@
 import vine from '@vinejs/vine'
 import { DateTime } from 'luxon'
 import { ARTICLE_CATEGORIES, ARTICLE_STATUSES } from '#models/article'
-import { nullableText, optionalText, pageFields } from '#validators/admin/common'
+import {
+  UNSAFE_URL_CHARACTERS,
+  formatRule,
+  isHttpsUrl,
+  nullableText,
+  optionalText,
+  pageFields,
+} from '#validators/admin/common'
 
 /**
  * Request shapes of /api/admin/articles. `status`, `publishedAt` and `authorId` are not accepted
@@ -9,15 +16,30 @@ import { nullableText, optionalText, pageFields } from '#validators/admin/common
  */
 export const SLUG_FORMAT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
-/** http(s) URL or a site-relative path: never `javascript:` or `data:` (shown by the public site). */
-const coverUrl = () =>
-  vine
-    .string()
-    .trim()
-    .maxLength(500)
-    .regex(/^(?:https?:\/\/[^\s]+|\/[^\s]*)$/)
-    .nullable()
-    .optional()
+/**
+ * A path on this site: starts with a single `/` (`//host` would leave the site), no `.` or `..`
+ * segment (percent-encoded dots included, browsers resolve them too), no unsafe characters. A
+ * query string and fragment may follow.
+ */
+export function isSitePath(value: string): boolean {
+  if (!value.startsWith('/') || value.startsWith('//') || UNSAFE_URL_CHARACTERS.test(value)) {
+    return false
+  }
+  const path = value.split(/[?#]/, 1)[0]
+  return path.split('/').every((segment) => !/^(?:\.|%2e)+$/i.test(segment))
+}
+
+const coverUrlFormat = formatRule(
+  'coverUrl',
+  (value) => isHttpsUrl(value) || isSitePath(value),
+  'The {{ field }} field must be an https:// URL or a site path starting with a single /'
+)
+
+/**
+ * Shown by the public site: an `https://` URL or a site path, never `javascript:`, `data:`,
+ * `http:` or `//host`. "" and null clear it.
+ */
+const coverUrl = () => nullableText(500, coverUrlFormat())
 
 const slug = () => vine.string().trim().minLength(1).maxLength(160).regex(SLUG_FORMAT)
 

@@ -1,4 +1,5 @@
 import vine from '@vinejs/vine'
+import type { Validation } from '@vinejs/vine/types'
 
 /**
  * Pieces shared by the admin validators. Ids are bounded to the range of a 32-bit serial so an
@@ -29,12 +30,71 @@ export const optionalText = (max: number) =>
     .optional()
     .transform((value) => (value === '' ? undefined : value))
 
-/** Optional nullable text: "" and null both clear the column. */
-export const nullableText = (max: number) =>
-  vine
-    .string()
-    .trim()
-    .maxLength(max)
+/** Optional nullable text: "" and null both clear the column; `rule` checks a non-empty value. */
+export const nullableText = (max: number, rule?: Validation<any>) => {
+  const text = vine.string().trim().maxLength(max)
+  if (rule) text.use(rule)
+  return text
     .nullable()
     .optional()
     .transform((value) => (value === '' ? null : value))
+}
+
+/*
+ * Display fields (menu path/component/icon/name, article cover) end up in every administrator's
+ * sidebar or on the public site, so they are held to a narrow format instead of trusting whoever
+ * renders them to escape.
+ */
+
+/** Never in a stored URL or route: whitespace, control characters, quotes, `<`, `>`, `\`. */
+export const UNSAFE_URL_CHARACTERS = /[\s\p{Cc}"'`<>\\]/u
+
+/**
+ * An absolute `https://` URL: written with the `https://` prefix, parsed by `new URL` with the
+ * `https:` protocol and a host, no credentials (`https://trusted@evil.example`), no unsafe
+ * characters.
+ */
+export function isHttpsUrl(value: string): boolean {
+  if (UNSAFE_URL_CHARACTERS.test(value) || !/^https:\/\/[^/]/i.test(value)) return false
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return false
+  }
+  return (
+    url.protocol === 'https:' && url.hostname !== '' && url.username === '' && url.password === ''
+  )
+}
+
+/**
+ * Plain text shown as a label: no `<`, `>`, `"`, `` ` ``, control characters (newlines, tabs,
+ * NUL), line separators or bidi overrides. Other unicode, `&` and `'` are fine.
+ */
+const UNSAFE_TEXT = /[<>"`\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u
+
+export function isPlainText(value: string): boolean {
+  return !UNSAFE_TEXT.test(value)
+}
+
+/**
+ * A VineJS rule reporting `message` under `name` when `accepts` refuses the (trimmed) string.
+ * An empty string is left to the field's own rules (nullable fields read it as "cleared",
+ * required ones have a minLength).
+ */
+export function formatRule(name: string, accepts: (value: string) => boolean, message: string) {
+  return vine.createRule(
+    (value, _options, field) => {
+      if (typeof value !== 'string' || value === '') return
+      if (!accepts(value)) field.report(message, name, field)
+    },
+    { name }
+  )
+}
+
+/** A label shown as text (menu names): see isPlainText. */
+export const plainText = formatRule(
+  'plainText',
+  isPlainText,
+  'The {{ field }} field must be plain text without <, >, ", ` or control characters'
+)

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { defineConfig } from '@adonisjs/core/http'
+import proxyAddr from 'proxy-addr'
+import { trustedProxyList } from '#start/env'
 
 export const appKey = env.get('APP_KEY')
 
@@ -9,6 +11,9 @@ export const http = defineConfig({
   // Every request gets an id (x-request-id); the error handler logs database failures with it.
   generateRequestId: true,
   allowMethodSpoofing: false,
+  // X-Forwarded-For is believed only from the proxies listed in TRUSTED_PROXIES (default: none),
+  // so a client cannot pick its own rate-limit key (README, "Behind a proxy").
+  trustProxy: proxyAddr.compile(trustedProxyList(env.get('TRUSTED_PROXIES'))),
   // A URL with malformed percent-encoding never reaches the router: answer it in the error contract.
   onBadUrl(_req: IncomingMessage, res: ServerResponse) {
     res.writeHead(400, {

@@ -3,6 +3,14 @@
 | Every variable is documented in .env.example.
 */
 import { Env } from '@adonisjs/core/env'
+import proxyAddr from 'proxy-addr'
+
+/** The TRUSTED_PROXIES list: comma-separated, blanks ignored. */
+export const trustedProxyList = (value?: string) =>
+  (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
 
 /**
  * HS256 is only as strong as its key: refuse to boot with a missing or short JWT_SECRET rather
@@ -66,6 +74,19 @@ export default await Env.create(new URL('../', import.meta.url), {
   LIMIT_LOGIN_FAILURES_PER_IP: Env.schema.number.optional(),
   LIMIT_LOGIN_FAILURES_PER_ACCOUNT: Env.schema.number.optional(),
   CAPTCHA_REQUIRE_TRACK: Env.schema.boolean.optional(),
+  /*
+  | Proxies whose X-Forwarded-For is believed (addresses or CIDRs, comma-separated; also
+  | proxy-addr's names loopback/linklocal/uniquelocal). Empty: trust none, the client address is
+  | the socket's. Refused at boot when an entry does not parse.
+  */
+  TRUSTED_PROXIES: (name: string, value?: string) => {
+    try {
+      proxyAddr.compile(trustedProxyList(value))
+    } catch (error) {
+      throw new Error(`${name}: ${(error as Error).message}`)
+    }
+    return value
+  },
 
   /*
   | First administrator created by `node ace db:seed`

@@ -3,96 +3,187 @@ import string from '@adonisjs/core/helpers/string'
 import adminAuthConfig from '#config/admin_auth'
 import { tooManyRequests } from '#exceptions/api_exception'
 
+/**
+ * Password attempts (login and the current-password check of a password change), limited so
+ * that an attacker cannot turn the limits against the account's owner (README, "Login
+ * defences"):
+ *
+ * - Each attempt RESERVES one allowance on every key it counts against before any hash runs
+ *   (the store's atomic consume), so N concurrent wrong passwords verify at most N hashes; a
+ *   success gives the reservation back. Per account, attempts also run one at a time in this
+ *   process, so a burst queues instead of filling the CPU with argon2id.
+ * - The attempt that uses the last allowance of a key starts ITS block; each further block of
+ *   that key within a day lasts twice as long (up to maxBlock): the history grows once per block.
+ * - An anonymous attempt counts against its client address and the account. An attempt that
+ *   presents a valid device token of the account (issued by an earlier login on that device)
+ *   counts only against (account, device): anonymous failures never lock the owner out.
+ */
+
 const { limits } = adminAuthConfig
 const windowSeconds = string.seconds.parse(limits.window)
 const baseBlock = string.seconds.parse(limits.block)
 const maxBlock = string.seconds.parse(limits.maxBlock)
 
-/** Failed logins per IP and per account in the window (the database store: shared by instances). */
-const ipFailures = () =>
-  limiter.use({ requests: limits.loginFailuresPerIp, duration: windowSeconds })
-const accountFailures = () =>
-  limiter.use({ requests: limits.loginFailuresPerAccount, duration: windowSeconds })
+export type LimitKey = { key: string; requests: number }
+
+export const ipKey = (ip: string): LimitKey => ({
+  key: `login_ip_${ip}`,
+  requests: limits.loginFailuresPerIp,
+})
+/** Accounts are case-insensitive for counting, so "Admin" and "admin" share one counter. */
+export const accountKey = (account: string): LimitKey => ({
+  key: `login_account_${account.toLowerCase()}`,
+  requests: limits.loginFailuresPerAccount,
+})
+export const deviceKey = (deviceId: string): LimitKey => ({
+  key: `login_device_${deviceId}`,
+  requests: limits.loginFailuresPerAccount,
+})
+
+const store = (limit: LimitKey) =>
+  limiter.use({ requests: limit.requests, duration: windowSeconds })
 /** How many blocks a key earned in the last day: each new block lasts twice the previous one. */
 const blockHistory = () => limiter.use({ requests: 64, duration: '24 hours' })
 
-const ipKey = (ip: string) => `login_ip_${ip}`
-/** Accounts are case-insensitive for counting, so "Admin" and "admin" share one counter. */
-const accountKey = (account: string) => `login_account_${account.toLowerCase()}`
-
 /**
- * Blocks this process has already read from the store, with their end time. A block only ends
- * by running out (a blocked key cannot log in, so nothing resets it early), so refusing from this
- * map until then is exact, and a flood of refused logins costs no query at all. Other instances
- * read the block from the shared store the first time they see the key.
+ * Blocks this process has read, remembered for at most KNOWN_BLOCK_MS so that a flood of refused
+ * logins costs no query; short enough that an unlock on another instance applies within seconds
+ * (an unlock on this instance forgets them at once).
  */
-const knownBlocks = new Map<string, number>()
+const KNOWN_BLOCK_MS = 2000
+const knownBlocks = new Map<string, { until: number; checkAfter: number }>()
 const MAX_KNOWN_BLOCKS = 10_000
 
-function knownBlockSeconds(keys: string[]) {
-  const now = Date.now()
-  let longest = 0
-  for (const key of keys) {
-    const until = knownBlocks.get(key)
-    if (until === undefined) continue
-    if (until <= now) knownBlocks.delete(key)
-    else longest = Math.max(longest, (until - now) / 1000)
-  }
-  return longest
-}
-
-/** Forgets the blocks this process knows of (tests reset the store between cases). */
-export function forgetKnownBlocks() {
-  knownBlocks.clear()
+export function forgetKnownBlocks(keys?: string[]) {
+  if (!keys) knownBlocks.clear()
+  else for (const key of keys) knownBlocks.delete(key)
 }
 
 function rememberBlock(key: string, seconds: number) {
   if (knownBlocks.size >= MAX_KNOWN_BLOCKS) knownBlocks.clear()
-  knownBlocks.set(key, Date.now() + seconds * 1000)
+  const now = Date.now()
+  knownBlocks.set(key, { until: now + seconds * 1000, checkAfter: now + KNOWN_BLOCK_MS })
 }
 
 /**
- * Refuses (429 + Retry-After) while the IP or the account is blocked. Runs before anything costly:
- * a refused login never consumes its credential, never reads the account, never computes a hash.
+ * Refuses (429 + Retry-After) while one of the keys is blocked, before anything costly: a refused
+ * attempt never consumes a credential, never reads the account, never hashes.
  */
-export async function assertLoginAllowed(ip: string, account: string) {
-  const keys = [ipKey(ip), accountKey(account)]
-  const known = knownBlockSeconds(keys)
-  if (known > 0) throw tooManyRequests(known)
-
-  const states = await Promise.all([ipFailures().get(keys[0]), accountFailures().get(keys[1])])
+export async function assertAllowed(keys: LimitKey[]) {
+  const now = Date.now()
   let longest = 0
+  const unknown: LimitKey[] = []
+  for (const limit of keys) {
+    const known = knownBlocks.get(limit.key)
+    if (known && known.checkAfter > now && known.until > now) {
+      longest = Math.max(longest, (known.until - now) / 1000)
+    } else {
+      knownBlocks.delete(limit.key)
+      unknown.push(limit)
+    }
+  }
+  if (longest > 0) throw tooManyRequests(longest)
+  const states = await Promise.all(unknown.map((limit) => store(limit).get(limit.key)))
   states.forEach((state, index) => {
     if (state !== null && state.remaining <= 0) {
-      rememberBlock(keys[index], state.availableIn)
+      rememberBlock(unknown[index].key, state.availableIn)
       longest = Math.max(longest, state.availableIn)
     }
   })
   if (longest > 0) throw tooManyRequests(longest)
 }
 
-async function countFailure(store: ReturnType<typeof ipFailures>, key: string) {
-  const state = await store.increment(key)
-  if (state.remaining > 0) return
-  const history = await blockHistory().increment(`${key}_blocks`)
+/** Attempts per account run one at a time in this process (a burst queues, it does not fan out). */
+const inFlight = new Map<string, Promise<unknown>>()
+
+export async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = inFlight.get(key) ?? Promise.resolve()
+  const run = previous.then(work, work)
+  const settled = run.then(
+    () => {},
+    () => {}
+  )
+  inFlight.set(key, settled)
+  try {
+    return await run
+  } finally {
+    if (inFlight.get(key) === settled) inFlight.delete(key)
+  }
+}
+
+export type Reservation = { limit: LimitKey; remaining: number }[]
+
+/**
+ * Reserves one attempt on every key (atomic in the store). When a key has no allowance left the
+ * reservations already taken are given back and the attempt is refused with a 429.
+ */
+export async function reserveAttempt(keys: LimitKey[]): Promise<Reservation> {
+  const taken: Reservation = []
+  for (const limit of keys) {
+    try {
+      const state = await store(limit).consume(limit.key)
+      taken.push({ limit, remaining: state.remaining })
+    } catch (error) {
+      await giveBack(taken)
+      if ((error as { code?: string }).code === 'E_TOO_MANY_REQUESTS') {
+        const availableIn = (error as any).response?.availableIn ?? windowSeconds
+        rememberBlock(limit.key, availableIn)
+        throw tooManyRequests(availableIn)
+      }
+      throw error
+    }
+  }
+  return taken
+}
+
+export async function giveBack(reservation: Reservation) {
+  for (const { limit } of reservation) await store(limit).decrement(limit.key)
+}
+
+/** A wrong password keeps its reservations; the one that used a key's last allowance blocks it. */
+export async function settleFailure(reservation: Reservation) {
+  for (const { limit, remaining } of reservation) {
+    if (remaining <= 0) await startBlock(limit)
+  }
+}
+
+/** A failure that is not a password attempt (a bad captcha credential): counted, never reserved. */
+export async function countFailure(limit: LimitKey) {
+  const state = await store(limit).increment(limit.key)
+  // Only the failure that used the last allowance starts the block.
+  if (state.consumed === limit.requests) await startBlock(limit)
+}
+
+async function startBlock(limit: LimitKey) {
+  const history = await blockHistory().increment(`${limit.key}_blocks`)
   const seconds = Math.min(baseBlock * 2 ** (history.consumed - 1), maxBlock)
-  await store.block(key, seconds)
+  await store(limit).block(limit.key, seconds)
+  rememberBlock(limit.key, seconds)
 }
 
-/** A failed password check counts against the IP and the account. */
-export async function recordCredentialFailure(ip: string, account: string) {
-  await countFailure(ipFailures(), ipKey(ip))
-  await countFailure(accountFailures(), accountKey(account))
+/** A right password: the reservations are given back and the account's (or device's) count cleared. */
+export async function settleSuccess(reservation: Reservation, cleared: LimitKey) {
+  await giveBack(reservation.filter(({ limit }) => limit.key !== cleared.key))
+  await store(cleared).delete(cleared.key)
 }
 
-/** A missing, used or expired captcha credential counts against the IP only. */
-export async function recordCaptchaTokenFailure(ip: string) {
-  await countFailure(ipFailures(), ipKey(ip))
+/**
+ * Unlock: clears the blocks and counts of the given keys (and their block history) in the shared
+ * store, so every instance sees it; this process forgets them at once, others within seconds.
+ */
+export async function unlockKeys(keys: LimitKey[]) {
+  for (const limit of keys) {
+    await store(limit).delete(limit.key)
+    await blockHistory().delete(`${limit.key}_blocks`)
+  }
+  forgetKnownBlocks(keys.map((limit) => limit.key))
 }
 
-/** A successful login clears the account's failures (not the IP's). */
-export async function recordLoginSuccess(account: string) {
-  await accountFailures().delete(accountKey(account))
+/** Until when a key is blocked (null when it is not), for the user list. */
+export async function blockedUntil(limit: LimitKey): Promise<Date | null> {
+  const state = await store(limit).get(limit.key)
+  if (state === null || state.remaining > 0 || state.availableIn <= 0) return null
+  return new Date(Date.now() + state.availableIn * 1000)
 }
 
 /** Captcha fetch + verify per IP per minute; throws the limiter's 429 when exceeded. */

@@ -5,11 +5,19 @@ import User from '#models/user'
 import { signAdminToken } from '#auth/jwt'
 import { consumeCredential } from '#captcha/challenge_store'
 import { captchaTokenInvalid, invalidCredentials } from '#exceptions/api_exception'
+import { findDevice, issueDeviceToken, touchDevice } from '#auth/device_tokens'
 import {
-  assertLoginAllowed,
-  recordCaptchaTokenFailure,
-  recordCredentialFailure,
-  recordLoginSuccess,
+  type LimitKey,
+  accountKey,
+  assertAllowed,
+  countFailure,
+  deviceKey,
+  giveBack,
+  ipKey,
+  oneAtATime,
+  reserveAttempt,
+  settleFailure,
+  settleSuccess,
 } from '#auth/login_limiter'
 
 /**
@@ -19,34 +27,82 @@ import {
 let dummyDigest: Promise<string> | undefined
 const getDummyDigest = () => (dummyDigest ??= hash.make(crypto.randomUUID()))
 
-type LoginInput = { account: string; password: string; captchaToken?: string; ip: string }
+type LoginInput = {
+  account: string
+  password: string
+  captchaToken?: string
+  deviceToken?: string
+  ip: string
+}
+
+/** A refused (429) login is logged once per key per minute, so a flood does not flood the log. */
+const throttleLogged = new Map<string, number>()
+function logThrottled(logger: Logger, keys: LimitKey[], account: string, ip: string) {
+  const now = Date.now()
+  const key = keys.map((limit) => limit.key).join('|')
+  if ((throttleLogged.get(key) ?? 0) > now) return
+  if (throttleLogged.size > 10_000) throttleLogged.clear()
+  throttleLogged.set(key, now + 60_000)
+  logger.warn({ event: 'login.throttled', account, ip }, 'login throttled')
+}
+
+async function limited<T>(logger: Logger, keys: LimitKey[], input: LoginInput, work: () => T) {
+  try {
+    return await work()
+  } catch (error) {
+    if ((error as { status?: number }).status === 429) {
+      logThrottled(logger, keys, input.account, input.ip)
+    }
+    throw error
+  }
+}
 
 /**
- * Login, in this order: rate limiter -> consume the one-time credential (whatever happens next)
- * -> find the account -> verify the argon2id digest (a dummy one for unknown accounts) -> status
- * -> sign the JWT. Unknown account, wrong password and disabled account raise the same error.
- * Database errors propagate (5xx); they are never turned into a failed login.
+ * Login, in this order: limits (refuse while blocked; one attempt at a time per account; reserve
+ * the attempt before any hash) -> consume the one-time credential (whatever happens next) -> find
+ * the account -> verify the argon2id digest (a dummy one for unknown accounts) -> status -> JWT
+ * and a device token. Unknown account, wrong password and disabled account raise the same error.
+ * A valid device token of the account moves the attempt to the (account, device) counter only
+ * (login_limiter.ts). Database errors propagate (5xx); they are never turned into a failed login.
  */
-export async function login({ account, password, captchaToken, ip }: LoginInput, logger: Logger) {
-  await assertLoginAllowed(ip, account)
+export async function login(input: LoginInput, logger: Logger) {
+  const { account, password, captchaToken, ip } = input
+  const device = input.deviceToken ? await findDevice(input.deviceToken, account) : null
+  const keys = device ? [deviceKey(device.id)] : [ipKey(ip), accountKey(account)]
+  const counted = device ? keys[0] : accountKey(account)
 
-  if (!captchaToken || !(await consumeCredential(captchaToken))) {
-    await recordCaptchaTokenFailure(ip)
-    logger.info({ event: 'login.failed', reason: 'captcha_token', account, ip }, 'login failed')
-    throw captchaTokenInvalid()
-  }
+  await limited(logger, keys, input, () => assertAllowed(keys))
+  return oneAtATime(accountKey(account).key, async () => {
+    const reservation = await limited(logger, keys, input, () => reserveAttempt(keys))
 
-  const user = await User.findBy('account', account)
-  const passwordMatches = await hash.verify(user?.password ?? (await getDummyDigest()), password)
-  if (!user || !passwordMatches || !user.isEnabled) {
-    await recordCredentialFailure(ip, account)
-    logger.info({ event: 'login.failed', reason: 'credentials', account, ip }, 'login failed')
-    throw invalidCredentials()
-  }
+    if (!captchaToken || !(await consumeCredential(captchaToken))) {
+      // Not a password attempt: the reservation goes back, the address pays for it.
+      await giveBack(reservation)
+      await countFailure(ipKey(ip))
+      logger.info({ event: 'login.failed', reason: 'captcha_token', account, ip }, 'login failed')
+      throw captchaTokenInvalid()
+    }
 
-  await recordLoginSuccess(account)
-  user.lastLoginAt = DateTime.utc()
-  await user.save()
-  logger.info({ event: 'login.succeeded', account, userId: user.id, ip }, 'login succeeded')
-  return signAdminToken(user.id, user.tokenVersion)
+    const user = await User.findBy('account', account)
+    const passwordMatches = await hash.verify(user?.password ?? (await getDummyDigest()), password)
+    if (!user || !passwordMatches || !user.isEnabled) {
+      await settleFailure(reservation)
+      logger.info({ event: 'login.failed', reason: 'credentials', account, ip }, 'login failed')
+      throw invalidCredentials()
+    }
+
+    await settleSuccess(reservation, counted)
+    // Hashing parameters changed since this digest was made: re-hash with the current ones.
+    if (hash.needsReHash(user.password)) user.password = await hash.make(password)
+    user.lastLoginAt = DateTime.utc()
+    await user.save()
+    let deviceToken = input.deviceToken!
+    if (device) await touchDevice(device)
+    else deviceToken = await issueDeviceToken(user.id)
+    logger.info(
+      { event: 'login.succeeded', account, userId: user.id, ip, device: Boolean(device) },
+      'login succeeded'
+    )
+    return { ...(await signAdminToken(user.id, user.tokenVersion)), deviceToken }
+  })
 }

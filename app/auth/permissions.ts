@@ -11,6 +11,7 @@ export const PERMISSIONS = {
     delete: 'system:user:delete',
     resetPassword: 'system:user:reset-password',
     assignRoles: 'system:user:assign-roles',
+    unlock: 'system:user:unlock',
   },
   role: {
     list: 'system:role:list',
@@ -54,6 +55,7 @@ const ACTION_NAMES: Record<string, string> = {
   'reset-password': 'Reset password',
   'assign-roles': 'Assign roles',
   'assign-menus': 'Assign menus',
+  'unlock': 'Unlock',
   'publish': 'Publish',
 }
 

@@ -28,6 +28,11 @@ export default class UserPolicy extends BasePolicy {
     return this.manage(principal, account)
   }
 
+  /** Clearing an account's login blocks. */
+  unlock(principal: Principal, account: AccountHolding) {
+    return this.manage(principal, account)
+  }
+
   /** Taking over an account is granting oneself what it holds. */
   resetPassword(principal: Principal, account: AccountHolding) {
     return this.manage(principal, account)

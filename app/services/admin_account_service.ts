@@ -4,6 +4,8 @@ import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import Role, { SUPER_ADMIN_ROLE } from '#models/role'
 import { assertPasswordPolicy } from '#services/password_policy'
+import { deviceIdsOf, revokeDevices } from '#auth/device_tokens'
+import { accountKey, deviceKey, unlockKeys } from '#auth/login_limiter'
 
 /** A random password that passes the policy: 18 characters from 13 random bytes. */
 export function generatePassword() {
@@ -12,15 +14,29 @@ export function generatePassword() {
 
 /**
  * Sets a new password and increments tokenVersion in the same UPDATE, so every JWT issued before
- * is rejected on its next request. Used by `PUT /api/auth/password`, the admin reset endpoint and
- * `node ace user:reset-password`.
+ * is rejected on its next request; the account's device tokens end with it, and its login blocks
+ * are cleared (a reset by an administrator is also an unlock). Used by `PUT /api/auth/password`,
+ * the admin reset endpoint and `node ace user:reset-password`.
  */
 export async function setPassword(user: User, password: string, field = 'password') {
   assertPasswordPolicy(password, user.account, field)
-  user.password = await hash.make(password)
-  user.tokenVersion = user.tokenVersion + 1
-  await user.save()
+  const digest = await hash.make(password)
+  const devices = await deviceIdsOf(user.id)
+  await db.transaction(async (trx) => {
+    user.useTransaction(trx)
+    user.password = digest
+    user.tokenVersion = user.tokenVersion + 1
+    await user.save()
+    await revokeDevices(user.id, trx)
+  })
+  await unlockKeys([accountKey(user.account), ...devices.map(deviceKey)])
   return user
+}
+
+/** Clears an account's login blocks on every instance: `node ace user:unlock`, the admin endpoint. */
+export async function unlockAccount(user: User) {
+  const devices = await deviceIdsOf(user.id)
+  await unlockKeys([accountKey(user.account), ...devices.map(deviceKey)])
 }
 
 /**

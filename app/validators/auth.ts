@@ -24,6 +24,8 @@ export const loginValidator = vine.create({
   password: vine.string().minLength(1).maxLength(PASSWORD_MAX),
   // Optional here on purpose: a missing credential is a 400 E_CAPTCHA_TOKEN_INVALID, like an unknown one.
   captchaToken: vine.string().maxLength(256).optional(),
+  // The device token an earlier login on this device returned (an invalid one is simply ignored).
+  deviceToken: vine.string().maxLength(128).optional(),
 })
 
 export const changePasswordValidator = vine.create({

@@ -52,6 +52,7 @@ router
     router
       .post('users/:id/password-reset', [Users, 'resetPassword'])
       .use(middleware.can(user.resetPassword))
+    router.post('users/:id/unlock', [Users, 'unlock']).use(middleware.can(user.unlock))
 
     // Roles
     router.get('roles', [Roles, 'index']).use(middleware.can(role.list))

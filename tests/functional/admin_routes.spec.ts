@@ -63,6 +63,7 @@ const ROUTES: Row[] = [
     status: 200,
     body: () => ({ password: 'Brand-new-passphrase-2' }),
   },
+  { method: 'POST', pattern: '/users/:target/unlock', code: user.unlock, status: 200 },
   { method: 'GET', pattern: '/roles', code: role.list, status: 200 },
   { method: 'GET', pattern: '/roles/:role', code: role.list, status: 200 },
   {

@@ -39,6 +39,7 @@ test.group('Admin users: list and show', (group) => {
       'email',
       'id',
       'lastLoginAt',
+      'lockedUntil',
       'nickname',
       'roleIds',
       'roles',

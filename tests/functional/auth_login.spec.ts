@@ -25,6 +25,7 @@ test.group('Login', (group) => {
   test('account, password and a fresh credential give a JWT carrying only sub and tokenVersion', async ({
     client,
     assert,
+    db: database,
   }) => {
     const captchaToken = await freshCredential()
     const response = await client
@@ -33,8 +34,14 @@ test.group('Login', (group) => {
 
     response.assertStatus(200)
     const { data } = response.body()
-    assert.deepEqual(Object.keys(data).sort(), ['expiresIn', 'token', 'tokenType'])
+    assert.deepEqual(Object.keys(data).sort(), ['deviceToken', 'expiresIn', 'token', 'tokenType'])
     assert.equal(data.tokenType, 'Bearer')
+    assert.match(data.deviceToken, /^[\w-]{43}$/)
+    await database.assertHas(
+      'device_tokens',
+      { user_id: (await User.findByOrFail('account', ADMIN_ACCOUNT)).id },
+      1
+    )
     assert.isAbove(data.expiresIn, 0)
     assert.equal(response.header('cache-control'), 'no-store')
 

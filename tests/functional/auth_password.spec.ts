@@ -4,13 +4,14 @@ import app from '@adonisjs/core/services/app'
 import hash from '@adonisjs/core/services/hash'
 import User from '#models/user'
 import { signAdminToken } from '#auth/jwt'
-import { isolate, withRealCommits } from '#tests/helpers/database'
+import { withRealCommits } from '#tests/helpers/database'
 import { TEST_PASSWORD, createAdmin, freshCredential } from '#tests/helpers/auth'
 
 const NEW_PASSWORD = 'A-Brand-New-Passphrase-7'
 
+/** The password change goes through the limiter, whose store has its own connection: real commits. */
 test.group('Password change and reset', (group) => {
-  isolate(group)
+  withRealCommits(group)
 
   test('changing the own password kills every older token and returns a fresh one', async ({
     client,

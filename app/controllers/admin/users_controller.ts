@@ -51,6 +51,10 @@ export default class UsersController {
     return ctx.serialize(UserTransformer.transform(user))
   }
 
+  async unlock(ctx: HttpContext) {
+    return ctx.serialize(UserTransformer.transform(await users.unlock(actorOf(ctx), ctx.params.id)))
+  }
+
   async resetPassword(ctx: HttpContext) {
     const { password } = await ctx.request.validateUsing(resetPasswordValidator)
     const user = await users.resetPassword(actorOf(ctx), ctx.params.id, password)

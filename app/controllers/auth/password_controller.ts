@@ -3,31 +3,53 @@ import hash from '@adonisjs/core/services/hash'
 import { signAdminToken } from '#auth/jwt'
 import { setPassword } from '#services/admin_account_service'
 import { changePasswordValidator } from '#validators/auth'
-import { FieldError } from '#exceptions/api_exception'
+import { FieldError, unauthorized } from '#exceptions/api_exception'
+import {
+  accountKey,
+  assertAllowed,
+  oneAtATime,
+  reserveAttempt,
+  settleFailure,
+  settleSuccess,
+} from '#auth/login_limiter'
 
 export default class PasswordController {
   /**
-   * PUT /api/auth/password: changes the caller's own password. tokenVersion is incremented in the
-   * same write, so every older JWT (this one included) dies; the response carries a fresh token.
+   * PUT /api/auth/password: changes the caller's own password. The current-password check is a
+   * password attempt like a login: it counts against the account's failure limit (429 while
+   * blocked) and runs one at a time per account, so a stolen token cannot guess at leisure nor
+   * flood the server with argon2id. tokenVersion is incremented in the same write, so every older
+   * JWT (this one included) dies; the response carries a fresh token.
    */
   async update({ auth, request, response, logger, serialize }: HttpContext) {
     const user = auth.use('jwt').getUserOrFail()
     const { currentPassword, newPassword } = await request.validateUsing(changePasswordValidator)
-    if (!(await hash.verify(user.password, currentPassword))) {
-      throw new FieldError(
-        'currentPassword',
-        'The current password is incorrect',
-        'currentPassword'
-      )
-    }
-    if (newPassword === currentPassword) {
-      throw new FieldError(
-        'newPassword',
-        'The new password must differ from the current one',
-        'different'
-      )
-    }
-    await setPassword(user, newPassword, 'newPassword')
+    const keys = [accountKey(user.account)]
+    await assertAllowed(keys)
+    const authenticatedVersion = user.tokenVersion
+    await oneAtATime(keys[0].key, async () => {
+      // A change that ran while this one waited has revoked this request's token.
+      await user.refresh()
+      if (user.tokenVersion !== authenticatedVersion || !user.isEnabled) throw unauthorized()
+      const reservation = await reserveAttempt(keys)
+      if (!(await hash.verify(user.password, currentPassword))) {
+        await settleFailure(reservation)
+        throw new FieldError(
+          'currentPassword',
+          'The current password is incorrect',
+          'currentPassword'
+        )
+      }
+      await settleSuccess(reservation, keys[0])
+      if (newPassword === currentPassword) {
+        throw new FieldError(
+          'newPassword',
+          'The new password must differ from the current one',
+          'different'
+        )
+      }
+      await setPassword(user, newPassword, 'newPassword')
+    })
     logger.info({ event: 'password.changed', userId: user.id }, 'password changed')
     response.header('Cache-Control', 'no-store')
     return serialize(await signAdminToken(user.id, user.tokenVersion))

@@ -6,7 +6,9 @@ import { conflict, forbidden } from '#exceptions/api_exception'
 import UserPolicy from '#policies/user_policy'
 import { accountHolding, roleGrants } from '#policies/holdings'
 import { assertPasswordPolicy } from '#services/password_policy'
-import { setPassword } from '#services/admin_account_service'
+import { setPassword, unlockAccount } from '#services/admin_account_service'
+import { revokeDevices } from '#auth/device_tokens'
+import { accountKey, blockedUntil } from '#auth/login_limiter'
 import {
   type Actor,
   assertIdsExist,
@@ -56,13 +58,35 @@ export default class UserService {
       query.whereIn('id', db.from('user_roles').select('user_id').where('role_id', filters.roleId))
     }
     const page = await query.orderBy('id', 'asc').paginate(pageNum, pageSize)
+    await this.withLockState(page.all())
     return { rows: page.all(), total: page.total, pageNum, pageSize }
   }
 
   async show(id: number, client?: TransactionClientContract) {
     const user = await findOr404(User, id, client)
     await user.load('roles', (roles) => roles.orderBy('sort').orderBy('id'))
+    await this.withLockState([user])
     return user
+  }
+
+  /** Until when each account's anonymous logins are blocked (null: not blocked), for the lists. */
+  private async withLockState(users: User[]) {
+    await Promise.all(
+      users.map(async (user) => {
+        const until = await blockedUntil(accountKey(user.account))
+        user.$extras.lockedUntil = until?.toISOString() ?? null
+      })
+    )
+  }
+
+  /** Clears the account's login blocks on every instance (also done by a password reset). */
+  async unlock(actor: Actor, id: number) {
+    const user = await findOr404(User, id)
+    await actor.bouncer
+      .with(UserPolicy)
+      .authorize('unlock', await accountHolding(db.connection(), user.id))
+    await unlockAccount(user)
+    return this.show(id)
   }
 
   async create(actor: Actor, data: CreateUserData) {
@@ -110,8 +134,9 @@ export default class UserService {
         }
         if (user.id === actor.id) throw forbidden('You cannot disable your own account')
         // The guard rejects disabled accounts already; the bump also kills tokens for good, so
-        // re-enabling the account does not revive them.
+        // re-enabling the account does not revive them (nor its device tokens).
         user.tokenVersion = user.tokenVersion + 1
+        await revokeDevices(user.id, trx)
       }
       if (data.nickname !== undefined) user.nickname = data.nickname
       if (data.email !== undefined) user.email = data.email

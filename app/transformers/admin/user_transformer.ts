@@ -25,6 +25,8 @@ export default class UserTransformer extends BaseTransformer<User> {
         'createdAt',
         'updatedAt',
       ]),
+      // Set by the user service: until when anonymous logins of the account are blocked.
+      lockedUntil: (this.resource.$extras.lockedUntil as string | null | undefined) ?? null,
       roleIds: roles.map((role) => role.id),
       roles,
     }

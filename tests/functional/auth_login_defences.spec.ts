@@ -1,0 +1,328 @@
+import { test } from '@japa/runner'
+import { request as httpRequest } from 'node:http'
+import { spawnSync } from 'node:child_process'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import env from '#start/env'
+import type User from '#models/user'
+import { PERMISSIONS } from '#auth/permissions'
+import { withRealCommits } from '#tests/helpers/database'
+import { startAppProcess } from '#tests/helpers/app_process'
+import {
+  TEST_PASSWORD,
+  createAdmin,
+  freshCredential,
+  superAdminUser,
+  userWithPermissions,
+} from '#tests/helpers/auth'
+
+/**
+ * Login defences from the attacker's side (README, "Login defences"): limits that are atomic, and
+ * that an attacker who only knows the account name cannot turn against its owner.
+ */
+const PER_ACCOUNT = 5
+const WRONG = 'Wrong-Guess-123'
+
+type Reply = { status: number; body: any; headers: Record<string, unknown> }
+
+/** A JSON request to the test server from a chosen loopback address (the socket's, not a header). */
+function send(
+  from: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {}
+): Promise<Reply> {
+  const payload = body === undefined ? undefined : JSON.stringify(body)
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: env.get('HOST'),
+        port: env.get('PORT'),
+        method,
+        path,
+        localAddress: from,
+        headers: {
+          'content-type': 'application/json',
+          ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = ''
+        res.on('data', (chunk) => (text += chunk))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            body: text ? JSON.parse(text) : null,
+            headers: res.headers,
+          })
+        )
+      }
+    )
+    req.on('error', reject)
+    req.end(payload)
+  })
+}
+
+const login = async (from: string, account: string, password: string, extra = {}) =>
+  send(from, 'POST', '/api/auth/login', {
+    account,
+    password,
+    captchaToken: await freshCredential(),
+    ...extra,
+  })
+
+test.group('Login defences', (group) => {
+  withRealCommits(group)
+
+  test('15 concurrent wrong passwords: at most N verified, one block of the first length', async ({
+    assert,
+  }) => {
+    await createAdmin('target')
+    const replies = await Promise.all(
+      Array.from({ length: 15 }, () => login('127.0.0.1', 'target', WRONG))
+    )
+    const statuses = replies.map((reply) => reply.status)
+    // A 401 is a verified password; a 429 was refused before any hash.
+    assert.equal(statuses.filter((status) => status === 401).length, PER_ACCOUNT, String(statuses))
+    assert.equal(statuses.filter((status) => status === 429).length, 15 - PER_ACCOUNT)
+    const blocked = await login('127.0.0.1', 'target', TEST_PASSWORD)
+    assert.equal(blocked.status, 429)
+    const retryAfter = Number(blocked.headers['retry-after'])
+    assert.isAtMost(retryAfter, 15 * 60, 'the first block, not a 24 h one')
+    assert.isAbove(retryAfter, 60)
+    const [history] = await db
+      .from('rate_limits')
+      .where('key', 'like', '%login_account_target_blocks')
+    assert.equal(Number(history.points), 1, 'the block history grew once')
+  }).timeout(60_000)
+
+  test("an attacker's burst from one address does not lock out the owner's known device", async ({
+    assert,
+  }) => {
+    await createAdmin('owner')
+    // Earlier, the owner logged in from their device and kept the device token.
+    const first = await login('127.0.0.3', 'owner', TEST_PASSWORD)
+    assert.equal(first.status, 200)
+    const deviceToken = first.body.data.deviceToken
+
+    for (let i = 0; i < PER_ACCOUNT + 2; i++) await login('127.0.0.2', 'owner', WRONG)
+    assert.equal((await login('127.0.0.2', 'owner', TEST_PASSWORD)).status, 429)
+
+    // Without the device token the owner is blocked too (the account's anonymous counter) ...
+    assert.equal((await login('127.0.0.3', 'owner', TEST_PASSWORD)).status, 429)
+    // ... with it, the owner logs in, and the token is kept.
+    const owner = await login('127.0.0.3', 'owner', TEST_PASSWORD, { deviceToken })
+    assert.equal(owner.status, 200, JSON.stringify(owner.body))
+    assert.equal(owner.body.data.deviceToken, deviceToken)
+    // A stolen-looking token for another account counts nothing: still anonymous, still 429.
+    await createAdmin('other')
+    const other = await login('127.0.0.4', 'other', WRONG, { deviceToken })
+    assert.equal(other.status, 401)
+  }).timeout(60_000)
+
+  test('device tokens end with a password reset and with a disabled account', async ({
+    assert,
+  }) => {
+    const user = await createAdmin('owner')
+    const issued = await login('127.0.0.3', 'owner', TEST_PASSWORD)
+    assert.equal(issued.status, 200)
+    await db.from('device_tokens').where('user_id', user.id).firstOrFail()
+    const admin = await superAdminUser()
+    const adminLogin = await login('127.0.0.1', admin.account, TEST_PASSWORD)
+    const reset = await send(
+      '127.0.0.1',
+      'POST',
+      `/api/admin/users/${user.id}/password-reset`,
+      { password: 'Brand-new-passphrase-2' },
+      { authorization: `Bearer ${adminLogin.body.data.token}` }
+    )
+    assert.equal(reset.status, 200)
+    assert.isNull(await db.from('device_tokens').where('user_id', user.id).first())
+
+    assert.equal((await login('127.0.0.3', 'owner', 'Brand-new-passphrase-2')).status, 200)
+    await db.from('device_tokens').where('user_id', user.id).firstOrFail()
+    const disabled = await send(
+      '127.0.0.1',
+      'PUT',
+      `/api/admin/users/${user.id}`,
+      { status: 'disabled' },
+      { authorization: `Bearer ${adminLogin.body.data.token}` }
+    )
+    assert.equal(disabled.status, 200)
+    assert.isNull(await db.from('device_tokens').where('user_id', user.id).first())
+  }).timeout(60_000)
+
+  test('unlock by endpoint (with its permission only), by command and by password reset', async ({
+    assert,
+  }) => {
+    const user = await createAdmin('locked')
+    const block = async () => {
+      for (let i = 0; i < PER_ACCOUNT; i++) await login('127.0.0.2', 'locked', WRONG)
+      assert.equal((await login('127.0.0.2', 'locked', TEST_PASSWORD)).status, 429)
+    }
+    const { user: helpdesk } = await userWithPermissions([
+      PERMISSIONS.user.unlock,
+      PERMISSIONS.user.list,
+    ])
+    const { user: stranger } = await userWithPermissions([PERMISSIONS.user.list])
+    const bearer = async (account: User) =>
+      `Bearer ${(await login('127.0.0.1', account.account, TEST_PASSWORD)).body.data.token}`
+
+    await block()
+    const listed = await send('127.0.0.1', 'GET', `/api/admin/users/${user.id}`, undefined, {
+      authorization: await bearer(helpdesk),
+    })
+    assert.isString(listed.body.data.lockedUntil)
+    const refused = await send(
+      '127.0.0.1',
+      'POST',
+      `/api/admin/users/${user.id}/unlock`,
+      undefined,
+      {
+        authorization: await bearer(stranger),
+      }
+    )
+    assert.equal(refused.status, 403)
+    assert.equal((await login('127.0.0.2', 'locked', TEST_PASSWORD)).status, 429)
+    const unlocked = await send(
+      '127.0.0.1',
+      'POST',
+      `/api/admin/users/${user.id}/unlock`,
+      undefined,
+      {
+        authorization: await bearer(helpdesk),
+      }
+    )
+    assert.equal(unlocked.status, 200)
+    assert.isNull(unlocked.body.data.lockedUntil)
+    assert.equal((await login('127.0.0.2', 'locked', TEST_PASSWORD)).status, 200)
+
+    await block()
+    const run = spawnSync(process.execPath, ['ace', 'user:unlock', 'locked'], {
+      cwd: app.makePath(),
+      env: { ...process.env, NODE_ENV: 'test' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    assert.equal(run.status, 0, run.stdout + run.stderr)
+    // Another process unlocked: this one forgets the block it remembered within two seconds.
+    await new Promise((resolve) => setTimeout(resolve, 2100))
+    assert.equal((await login('127.0.0.2', 'locked', TEST_PASSWORD)).status, 200)
+
+    await block()
+    const admin = await superAdminUser()
+    const reset = await send(
+      '127.0.0.1',
+      'POST',
+      `/api/admin/users/${user.id}/password-reset`,
+      { password: 'Brand-new-passphrase-2' },
+      { authorization: await bearer(admin) }
+    )
+    assert.equal(reset.status, 200)
+    assert.equal((await login('127.0.0.2', 'locked', 'Brand-new-passphrase-2')).status, 200)
+  }).timeout(120_000)
+
+  test('password change: the (N+1)th wrong current password is a 429; changes run one at a time', async ({
+    assert,
+  }) => {
+    await createAdmin('changer')
+    const token = (await login('127.0.0.1', 'changer', TEST_PASSWORD)).body.data.token
+    const change = (currentPassword: string, newPassword: string) =>
+      send(
+        '127.0.0.1',
+        'PUT',
+        '/api/auth/password',
+        { currentPassword, newPassword },
+        { authorization: `Bearer ${token}` }
+      )
+
+    // Two concurrent right changes: one wins; the other waited, then found its token revoked.
+    const both = await Promise.all([
+      change(TEST_PASSWORD, 'First-new-passphrase-1'),
+      change(TEST_PASSWORD, 'Second-new-passphrase-2'),
+    ])
+    assert.sameMembers(
+      both.map((reply) => reply.status),
+      [200, 401]
+    )
+    const fresh = both.find((reply) => reply.status === 200)!.body.data.token
+    const guess = (currentPassword: string) =>
+      send(
+        '127.0.0.1',
+        'PUT',
+        '/api/auth/password',
+        { currentPassword, newPassword: 'Another-passphrase-3' },
+        { authorization: `Bearer ${fresh}` }
+      )
+    for (let i = 0; i < PER_ACCOUNT; i++) assert.equal((await guess(WRONG)).status, 422)
+    const blocked = await guess(WRONG)
+    assert.equal(blocked.status, 429)
+    assert.isAbove(Number(blocked.headers['retry-after']), 0)
+  }).timeout(60_000)
+})
+
+test.group('Trusted proxies', (group) => {
+  withRealCommits(group)
+
+  const fetchCaptchas = async (url: string, forwardedFor: string[]) => {
+    const statuses: number[] = []
+    for (const address of forwardedFor) {
+      const response = await fetch(`${url}/api/auth/captcha`, {
+        headers: { 'x-forwarded-for': address },
+      })
+      statuses.push(response.status)
+    }
+    return statuses
+  }
+
+  test('X-Forwarded-For from an unlisted peer changes no key; from a listed proxy it does', async ({
+    assert,
+  }) => {
+    const limited = { LIMIT_CAPTCHA_PER_MINUTE: '3' }
+    const direct = await startAppProcess(limited)
+    try {
+      const statuses = await fetchCaptchas(direct.url, [
+        '10.0.0.1',
+        '10.0.0.2',
+        '10.0.0.3',
+        '10.0.0.4',
+      ])
+      assert.deepEqual(statuses, [200, 200, 200, 429], 'one key: the socket address')
+    } finally {
+      await direct.stop()
+    }
+    const proxied = await startAppProcess({ ...limited, TRUSTED_PROXIES: '127.0.0.1/8' })
+    try {
+      const spread = await fetchCaptchas(proxied.url, [
+        '10.0.1.1',
+        '10.0.1.2',
+        '10.0.1.3',
+        '10.0.1.4',
+      ])
+      assert.deepEqual(spread, [200, 200, 200, 200], 'one key per forwarded client')
+      const same = await fetchCaptchas(proxied.url, [
+        '10.0.2.1',
+        '10.0.2.1',
+        '10.0.2.1',
+        '10.0.2.1',
+      ])
+      assert.deepEqual(same, [200, 200, 200, 429])
+    } finally {
+      await proxied.stop()
+    }
+  }).timeout(90_000)
+
+  test('a TRUSTED_PROXIES entry that does not parse stops the boot', async ({ assert }) => {
+    const error = await startAppProcess({ TRUSTED_PROXIES: '10.0.0.0/99' }).then(
+      async (instance) => {
+        await instance.stop()
+        return null
+      },
+      (failure: Error) => failure
+    )
+    assert.instanceOf(error, Error)
+    assert.include(error!.message, 'TRUSTED_PROXIES')
+  }).timeout(60_000)
+})

@@ -8,7 +8,8 @@ import { defineConfig, stores } from '@adonisjs/limiter'
 const limiterConfig = defineConfig({
   default: env.get('LIMITER_STORE', 'database'),
   stores: {
-    database: stores.database({ tableName: 'rate_limits', clearExpiredByTimeout: false }),
+    // Expired rows are swept by the store itself (every 5 minutes, rows expired over an hour).
+    database: stores.database({ tableName: 'rate_limits', clearExpiredByTimeout: true }),
     memory: stores.memory({}),
   },
 })

@@ -1,6 +1,7 @@
 import limiter from '@adonisjs/limiter/services/main'
 import string from '@adonisjs/core/helpers/string'
 import adminAuthConfig from '#config/admin_auth'
+import type { HttpContext } from '@adonisjs/core/http'
 import { tooManyRequests } from '#exceptions/api_exception'
 
 /**
@@ -111,7 +112,7 @@ export async function oneAtATime<T>(key: string, work: () => Promise<T>): Promis
   }
 }
 
-export type Reservation = { limit: LimitKey; remaining: number }[]
+export type Reservation = { limit: LimitKey; remaining: number; resetIn: number }[]
 
 /**
  * Reserves one attempt on every key (atomic in the store). When a key has no allowance left the
@@ -122,7 +123,7 @@ export async function reserveAttempt(keys: LimitKey[]): Promise<Reservation> {
   for (const limit of keys) {
     try {
       const state = await store(limit).consume(limit.key)
-      taken.push({ limit, remaining: state.remaining })
+      taken.push({ limit, remaining: state.remaining, resetIn: state.availableIn })
     } catch (error) {
       await giveBack(taken)
       if ((error as { code?: string }).code === 'E_TOO_MANY_REQUESTS') {
@@ -186,9 +187,26 @@ export async function blockedUntil(limit: LimitKey): Promise<Date | null> {
   return new Date(Date.now() + state.availableIn * 1000)
 }
 
+/** The RateLimit-* headers (IETF draft) of the key an endpoint spent: what is left, and when. */
+export function setRateLimitHeaders(
+  response: HttpContext['response'],
+  state: { limit: number; remaining: number; resetIn: number }
+) {
+  response.header('RateLimit-Limit', String(state.limit))
+  response.header('RateLimit-Remaining', String(Math.max(0, state.remaining)))
+  response.header('RateLimit-Reset', String(Math.max(0, Math.ceil(state.resetIn))))
+}
+
 /** Captcha fetch + verify per IP per minute; throws the limiter's 429 when exceeded. */
-export async function consumeCaptchaAllowance(ip: string) {
-  await limiter
+export async function consumeCaptchaAllowance(ip: string, response?: HttpContext['response']) {
+  const state = await limiter
     .use({ requests: limits.captchaPerMinute, duration: '1 min' })
     .consume(`captcha_ip_${ip}`)
+  if (response) {
+    setRateLimitHeaders(response, {
+      limit: limits.captchaPerMinute,
+      remaining: state.remaining,
+      resetIn: state.availableIn,
+    })
+  }
 }

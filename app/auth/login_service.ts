@@ -103,6 +103,10 @@ export async function login(input: LoginInput, logger: Logger) {
       { event: 'login.succeeded', account, userId: user.id, ip, device: Boolean(device) },
       'login succeeded'
     )
-    return { ...(await signAdminToken(user.id, user.tokenVersion)), deviceToken }
+    return {
+      body: { ...(await signAdminToken(user.id, user.tokenVersion)), deviceToken },
+      // What the counted key has left after this success (a success gives its attempt back).
+      rateLimit: { limit: counted.requests, remaining: counted.requests, resetIn: 0 },
+    }
   })
 }

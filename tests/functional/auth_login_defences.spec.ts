@@ -105,6 +105,7 @@ test.group('Login defences', (group) => {
     // Earlier, the owner logged in from their device and kept the device token.
     const first = await login('127.0.0.3', 'owner', TEST_PASSWORD)
     assert.equal(first.status, 200)
+    assert.equal(first.headers['ratelimit-limit'], String(PER_ACCOUNT))
     const deviceToken = first.body.data.deviceToken
 
     for (let i = 0; i < PER_ACCOUNT + 2; i++) await login('127.0.0.2', 'owner', WRONG)
@@ -256,7 +257,11 @@ test.group('Login defences', (group) => {
         { currentPassword, newPassword: 'Another-passphrase-3' },
         { authorization: `Bearer ${fresh}` }
       )
-    for (let i = 0; i < PER_ACCOUNT; i++) assert.equal((await guess(WRONG)).status, 422)
+    for (let i = 0; i < PER_ACCOUNT; i++) {
+      const reply = await guess(WRONG)
+      assert.equal(reply.status, 422)
+      assert.equal(reply.headers['ratelimit-remaining'], String(PER_ACCOUNT - 1 - i))
+    }
     const blocked = await guess(WRONG)
     assert.equal(blocked.status, 429)
     assert.isAbove(Number(blocked.headers['retry-after']), 0)

@@ -15,7 +15,7 @@ export default class CaptchaController {
    * images, the row of the piece and the sizes.
    */
   async show({ request, response, serialize }: HttpContext) {
-    await consumeCaptchaAllowance(request.ip())
+    await consumeCaptchaAllowance(request.ip(), response)
     const images = await generateCaptchaImages()
     const captchaId = await saveChallenge(images.answerX, captcha.challengeTtl)
     response.header('Cache-Control', 'no-store')
@@ -36,7 +36,7 @@ export default class CaptchaController {
    * earns the one-time login credential.
    */
   async verify({ request, response, serialize }: HttpContext) {
-    await consumeCaptchaAllowance(request.ip())
+    await consumeCaptchaAllowance(request.ip(), response)
     const { captchaId, x, track } = await request.validateUsing(captchaVerifyValidator)
     const answer = await consumeChallenge(captchaId)
     if (answer === null || Math.abs(answer - x) > captcha.tolerance) throw captchaFailed()

@@ -10,6 +10,7 @@ import {
   oneAtATime,
   reserveAttempt,
   settleFailure,
+  setRateLimitHeaders,
   settleSuccess,
 } from '#auth/login_limiter'
 
@@ -32,6 +33,8 @@ export default class PasswordController {
       await user.refresh()
       if (user.tokenVersion !== authenticatedVersion || !user.isEnabled) throw unauthorized()
       const reservation = await reserveAttempt(keys)
+      const { remaining, resetIn } = reservation[0]
+      setRateLimitHeaders(response, { limit: keys[0].requests, remaining, resetIn })
       if (!(await hash.verify(user.password, currentPassword))) {
         await settleFailure(reservation)
         throw new FieldError(

@@ -1,4 +1,6 @@
 import { test } from '@japa/runner'
+import { spawnSync } from 'node:child_process'
+import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import type pg from 'pg'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
@@ -120,7 +122,7 @@ test.group('Reliability: two instances, one database', (group) => {
 
   test('the login limiter counts across both instances', async ({ assert }) => {
     await db.query('DELETE FROM rate_limits')
-    const failOn = async (instance: AppProcess) => {
+    const failOn = async (instance: AppProcess, password = 'Wrong-Guess-9') => {
       const challenge = (await json(`${instance.url}/api/auth/captcha`)).body.data
       const verify = await json(`${instance.url}/api/auth/captcha/verify`, {
         method: 'POST',
@@ -133,7 +135,7 @@ test.group('Reliability: two instances, one database', (group) => {
         method: 'POST',
         body: JSON.stringify({
           account: ADMIN_ACCOUNT,
-          password: 'Wrong-Guess-9',
+          password,
           captchaToken: verify.body.data.captchaToken,
         }),
       })
@@ -148,5 +150,18 @@ test.group('Reliability: two instances, one database', (group) => {
     assert.equal(blockedOnB.status, 429, await dump())
     assert.equal(blockedOnB.body.errors[0].code, 'E_TOO_MANY_REQUESTS')
     assert.equal((await failOn(a)).status, 429)
+
+    // Unlocked by the command, a third process: both instances let the owner in again (each
+    // forgets a block it remembered within two seconds).
+    const run = spawnSync(process.execPath, ['ace', 'user:unlock', ADMIN_ACCOUNT], {
+      cwd: app.makePath(),
+      env: { ...process.env, NODE_ENV: 'test', DB_CONNECTION: 'pg', PG_DB_NAME: DATABASE },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    assert.equal(run.status, 0, run.stdout + run.stderr)
+    await new Promise((resolve) => setTimeout(resolve, 2100))
+    assert.equal((await failOn(b, ADMIN_PASSWORD)).status, 200, await dump())
+    assert.equal((await failOn(a, ADMIN_PASSWORD)).status, 200)
   }).timeout(120_000)
 })

@@ -59,7 +59,7 @@ export function ancestorClosure(
   for (const id of ids) {
     let current: number | null | undefined = id
     // `result.has` stops at a known chain, and on a cycle in corrupted data.
-    while (current !== null && current !== undefined) {
+    while (current !== null && current !== undefined && !result.has(current)) {
       result.add(current)
       current = parents.get(current)
     }

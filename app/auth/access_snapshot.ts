@@ -20,9 +20,9 @@ export type SnapshotMenu = {
 export type MenuTreeNode = SnapshotMenu & { children: MenuTreeNode[] }
 
 /**
- * What an authenticated administrator may do right now, read from the database on every request:
- * all assigned roles (with their status), the menus their enabled roles grant, and the permission
- * codes. Nothing of it is cached across requests, so a change applies to the very next request.
+ * What an authenticated administrator may do right now: all assigned roles (with their status),
+ * the menus their enabled roles grant, and the permission codes. Shared by the requests of one
+ * access version (accessSnapshotFor below), so it is never mutated.
  *
  * Rules: a disabled role grants nothing; a disabled menu grants nothing, and neither does anything
  * below it (a node counts only when its whole ancestor chain is granted and enabled). The
@@ -71,7 +71,7 @@ export function buildMenuTree<T extends { id: number; parentId: number | null }>
 }
 
 type Row = {
-  kind: 'role' | 'menu' | 'buttons'
+  kind: 'role' | 'menu' | 'buttons' | 'version'
   id: number | null
   parent_id: number | null
   type: SnapshotMenu['type'] | null
@@ -87,7 +87,8 @@ type Row = {
 }
 
 /**
- * One SQL round trip, whatever the number of roles and menus. `granted` holds the enabled menus
+ * One SQL round trip, whatever the number of roles and menus, returning the access version the
+ * snapshot was computed at (the same statement sees one state of the database). `granted` holds the enabled menus
  * of the user's enabled roles (every enabled menu for an enabled super admin); `effective` keeps
  * those whose whole ancestor chain is granted, walking down from the roots. The result is the
  * user's roles, the effective directories and pages (the sidebar, a few dozen rows), and ONE row
@@ -128,7 +129,13 @@ SELECT 'buttons' AS kind, NULL AS id, NULL AS parent_id, NULL AS type,
        ${aggregate} AS code, NULL AS name, NULL AS path, NULL AS component, NULL AS icon,
        NULL AS permission, 0 AS sort, NULL AS visible, NULL AS status
   FROM effective e
- WHERE e.type = 'button'`
+ WHERE e.type = 'button'
+UNION ALL
+SELECT 'version' AS kind, av.version AS id, NULL AS parent_id, NULL AS type, NULL AS code,
+       NULL AS name, NULL AS path, NULL AS component, NULL AS icon, NULL AS permission, 0 AS sort,
+       NULL AS visible, NULL AS status
+  FROM access_version av
+ WHERE av.id = 1`
 
 /** Buttons are joined with the ASCII unit separator, which no id or permission code contains. */
 const PG_SNAPSHOT_SQL = snapshotSql(
@@ -141,7 +148,35 @@ const SQLITE_SNAPSHOT_SQL = snapshotSql(
 const bySortThenId = (a: { sort: number; id: number }, b: { sort: number; id: number }) =>
   a.sort - b.sort || a.id - b.id
 
-export async function loadAccessSnapshot(userId: number): Promise<AccessSnapshot> {
+/**
+ * Snapshots by user, each with the access version it was computed at. The version is bumped by
+ * database triggers on every write to roles, menus, user_roles and role_menus (migration
+ * 1763800000011), and the guard reads it with the user row on every request: an entry is used
+ * only while the version is unchanged, so it can never be stale. Bounded: one entry per user,
+ * cleared when MAX_CACHED users are held.
+ */
+const cache = new Map<number, { version: number; snapshot: AccessSnapshot }>()
+const MAX_CACHED = 10_000
+
+/** The snapshot of `userId` at access version `version`: cached, or computed (1 query). */
+export async function accessSnapshotFor(userId: number, version: number) {
+  const hit = cache.get(userId)
+  if (hit && hit.version === version) return hit.snapshot
+  const computed = await loadAccessSnapshot(userId)
+  if (cache.size >= MAX_CACHED) cache.clear()
+  // Cached under the version it was computed at, which may be newer than the guard's.
+  cache.set(userId, computed)
+  return computed.snapshot
+}
+
+/** Forgets every cached snapshot (tests: a rolled-back transaction rewinds the version). */
+export function forgetSnapshots() {
+  cache.clear()
+}
+
+export async function loadAccessSnapshot(
+  userId: number
+): Promise<{ version: number; snapshot: AccessSnapshot }> {
   const isPg = db.connection().dialect.name === 'postgres'
   const result = await db.rawQuery(isPg ? PG_SNAPSHOT_SQL : SQLITE_SNAPSHOT_SQL, [
     userId,
@@ -155,8 +190,11 @@ export async function loadAccessSnapshot(userId: number): Promise<AccessSnapshot
   const menus: SnapshotMenu[] = []
   const menuIds = new Set<number>()
   const codes: string[] = []
+  let version = 0
   for (const row of rows) {
-    if (row.kind === 'role') {
+    if (row.kind === 'version') {
+      version = Number(row.id)
+    } else if (row.kind === 'role') {
       roles.push({
         id: Number(row.id),
         code: row.code!,
@@ -195,11 +233,12 @@ export async function loadAccessSnapshot(userId: number): Promise<AccessSnapshot
   const isSuperAdmin = roles.some(
     (role) => role.code === SUPER_ADMIN_ROLE && role.status === 'enabled'
   )
-  return new AccessSnapshot(
+  const snapshot = new AccessSnapshot(
     roles.map(({ id, code, name, status }) => ({ id, code, name, status })),
     isSuperAdmin,
     menus,
     menuIds,
     codes
   )
+  return { version, snapshot }
 }

@@ -3,6 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import testUtils from '@adonisjs/core/services/test_utils'
 import limiter from '@adonisjs/limiter/services/main'
 import { forgetKnownBlocks } from '#auth/login_limiter'
+import { forgetSnapshots } from '#auth/access_snapshot'
 
 /**
  * Two ways a test group starts from the seeded database (README, "Tests"):
@@ -28,11 +29,14 @@ export function withRealCommits(group: Group) {
 }
 
 /**
- * The limiter's database store writes through its own knex client, outside the global
- * transaction on PostgreSQL: its counters are cleared through the limiter itself.
+ * Process state that outlives a test: the limiter's database store writes through its own knex
+ * client (outside the global transaction on PostgreSQL), so its counters are cleared through the
+ * limiter itself; cached access snapshots are forgotten because a rolled-back test rewinds the
+ * access version, which production never does.
  */
 async function forgetLimits() {
   forgetKnownBlocks()
+  forgetSnapshots()
   await limiter.clear()
 }
 

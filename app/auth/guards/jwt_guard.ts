@@ -1,11 +1,15 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { symbols } from '@adonisjs/auth'
 import type { AuthClientResponse, GuardContract } from '@adonisjs/auth/types'
+import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import adminAuthConfig from '#config/admin_auth'
 import { signAdminToken, verifyAdminToken } from '#auth/jwt'
-import { type AccessSnapshot, loadAccessSnapshot } from '#auth/access_snapshot'
+import { type AccessSnapshot, accessSnapshotFor } from '#auth/access_snapshot'
 import { unauthorized } from '#exceptions/api_exception'
+
+/** Read with the user row, in the same statement. */
+const ACCESS_VERSION = '(SELECT version FROM access_version WHERE id = 1) AS access_version'
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
 
@@ -13,9 +17,12 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
  * Authenticates administrators by `Authorization: Bearer <jwt>`.
  *
  * Per request, in this order: size and shape of the header (before any crypto) -> JWT verify ->
- * load the account (1 query) -> reject a missing or disabled account or a tokenVersion that no
- * longer matches -> load the access snapshot (1 query). Two SQL round trips in all, and nothing
- * cached between requests, so revocations apply to the very next request.
+ * ONE query reading the account and the current access version -> reject a missing or disabled
+ * account or a tokenVersion that no longer matches -> the access snapshot for (account, version):
+ * cached while the version is unchanged, else computed (1 more query). So 1 SQL round trip per
+ * request when nothing changed, 2 after a change; the account row is read every time, and any
+ * change to roles, menus or their links (raw SQL included) moves the version: revocations apply
+ * to the very next request, on every instance.
  */
 export class JwtGuard implements GuardContract<User> {
   declare [symbols.GUARD_KNOWN_EVENTS]: {}
@@ -44,12 +51,15 @@ export class JwtGuard implements GuardContract<User> {
     const claims = await verifyAdminToken(match[1])
     if (!claims) throw unauthorized('Invalid or expired token')
 
-    const user = await User.find(claims.userId)
+    const user = await User.query()
+      .select('users.*', db.raw(ACCESS_VERSION))
+      .where('users.id', claims.userId)
+      .first()
     if (!user || !user.isEnabled || user.tokenVersion !== claims.tokenVersion) {
       throw unauthorized('Session is no longer valid, sign in again')
     }
 
-    this.access = await loadAccessSnapshot(user.id)
+    this.access = await accessSnapshotFor(user.id, Number(user.$extras.access_version))
     this.user = user
     this.isAuthenticated = true
     return user

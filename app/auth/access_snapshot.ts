@@ -54,6 +54,22 @@ export class AccessSnapshot {
   menuTree(): MenuTreeNode[] {
     return buildMenuTree(this.menus)
   }
+
+  #json?: string
+
+  /**
+   * The access part of `/me` (`"roles":[...],"menus":[...],"permissions":[...]`) as JSON,
+   * serialized once per snapshot: a snapshot is shared by every request of its access version,
+   * so a 500-menu tree is not rebuilt and re-serialized on each of them.
+   */
+  toJsonFragment(): string {
+    this.#json ??= JSON.stringify({
+      roles: this.roles,
+      menus: this.menuTree(),
+      permissions: [...this.permissions].sort(),
+    }).slice(1, -1)
+    return this.#json
+  }
 }
 
 /** Builds a tree from a flat list sorted by (sort, id); nodes whose parent is absent are dropped. */

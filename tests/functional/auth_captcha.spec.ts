@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import sharp from 'sharp'
 import db from '@adonisjs/lucid/services/db'
-import { isolate, withRealCommits } from '#tests/helpers/database'
+import { withRealCommits } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, challengeAnswer } from '#tests/helpers/auth'
 
 const FAILED = {
@@ -21,8 +21,9 @@ function humanTrack(x: number) {
 
 const decode = (dataUrl: string) => Buffer.from(dataUrl.split(',')[1], 'base64')
 
+/** Logs in through the limiter, whose store has its own connection: real commits. */
 test.group('Slider captcha', (group) => {
-  isolate(group)
+  withRealCommits(group)
 
   test('a challenge carries two decodable images, the piece row and sizes, never the answer', async ({
     client,

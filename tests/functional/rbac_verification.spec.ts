@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import Menu from '#models/menu'
 import { PERMISSIONS } from '#auth/permissions'
-import { isolate } from '#tests/helpers/database'
+import { withRealCommits } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, challengeAnswer } from '#tests/helpers/auth'
 
 /**
@@ -13,7 +13,8 @@ import { ADMIN_ACCOUNT, challengeAnswer } from '#tests/helpers/auth'
  * confirm what /me shows, call an endpoint outside the role directly and get 403.
  */
 test.group('RBAC: the verification procedure for a new role', (group) => {
-  isolate(group)
+  // Logs in through the limiter, whose store has its own connection: real commits.
+  withRealCommits(group)
 
   test('a role with the Articles page and its list/create buttons grants exactly that', async ({
     client,

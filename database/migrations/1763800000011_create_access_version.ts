@@ -20,7 +20,7 @@ export default class extends BaseSchema {
       await db.table('access_version').insert({ id: 1, version: 1 })
       if (db.dialect.name === 'postgres') {
         await db.rawQuery(
-          `CREATE FUNCTION bump_access_version() RETURNS trigger LANGUAGE plpgsql AS $$
+          `CREATE OR REPLACE FUNCTION bump_access_version() RETURNS trigger LANGUAGE plpgsql AS $$
            BEGIN ${BUMP}; RETURN NULL; END $$`
         )
         for (const table of TABLES) {

@@ -19,6 +19,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
+import { solveChallenge } from 'altcha-lib/v1'
 import { createDataset, readCaptchaAnswer } from './dataset.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
@@ -143,13 +144,39 @@ const rssMb = () => {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024)
 }
 
+/** A person's drag to x: eased in and out, a wobbling y, uneven intervals. */
+function humanTrack(x) {
+  const points = []
+  let t = 0
+  for (let i = 0; i <= 24; i++) {
+    const p = i / 24
+    const eased = p < 0.5 ? 2 * p * p : 1 - (-2 * p + 2) ** 2 / 2
+    points.push([eased * x, Math.round(Math.random() * 3), Math.round(t)])
+    t += 16 + Math.random() * 14
+  }
+  points[24][0] = x
+  return points
+}
+
+/** What a client (a browser, or a bot) pays for one credential: the proof of work. */
+async function solvePow(pow) {
+  const solution = await solveChallenge(pow.challenge, pow.salt, pow.algorithm, pow.maxnumber)
+    .promise
+  return { ...pow, number: solution.number, maxnumber: undefined }
+}
+
 async function login(account) {
   const challenge = (await (await request(`${base}/api/auth/captcha`)).json()).data
   const x = await readCaptchaAnswer(dbConfig, challenge.captchaId)
   const verify = await request(`${base}/api/auth/captcha/verify`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ captchaId: challenge.captchaId, x }),
+    body: JSON.stringify({
+      captchaId: challenge.captchaId,
+      x,
+      track: humanTrack(x),
+      pow: await solvePow(challenge.pow),
+    }),
   })
   const { captchaToken } = (await verify.json()).data
   const response = await request(`${base}/api/auth/login`, {
@@ -362,6 +389,19 @@ try {
   results.captchaGeneration = `failed: ${error.message}`
 }
 
+// The bot's side: CPU for the proof of work of one credential at the served difficulty.
+{
+  const solves = []
+  for (let i = 0; i < 10; i++) {
+    const { pow } = (await (await request(`${base}/api/auth/captcha`)).json()).data
+    const cpu = process.cpuUsage()
+    await solvePow(pow)
+    const used = process.cpuUsage(cpu)
+    solves.push((used.user + used.system) / 1000)
+  }
+  results.powSolveCpuMs = Math.round(median(solves))
+}
+
 log(`loading ${LARGE - SMALL} more articles (total ${LARGE})`)
 const loadStarted = Date.now()
 if (LARGE > SMALL) ace('articles:load', `--count=${LARGE - SMALL}`)
@@ -437,6 +477,10 @@ results.targets = [
   ],
   ['captcha generation (in-process)', results.captchaGeneration],
   ['captcha payload', `${results.captchaPayloadBytes} bytes (target <= 25600)`],
+  [
+    'cost of one credential: bot (proof of work) vs server (one challenge)',
+    `${results.powSolveCpuMs} CPU ms (median of 10) vs ${s['captcha generation'].serverCpuMs} CPU ms`,
+  ],
   [
     'limiter-refused login vs /health',
     `${ratio(s['login refused by limiter'].requestsPerSecond, s.health.requestsPerSecond)} % (target >= 50 %)`,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import env from '#start/env'
 import string from '@adonisjs/core/helpers/string'
 
@@ -22,8 +23,18 @@ const adminAuthConfig = {
     tokenTtl: 120,
     /** Accepted distance, in pixels, between the dropped x and the answer. */
     tolerance: 4,
-    /** When true, verify rejects a request without a drag track. */
-    requireTrack: env.get('CAPTCHA_REQUIRE_TRACK', false),
+    /** When true (default), verify rejects a request without a plausible, human-like drag track. */
+    requireTrack: env.get('CAPTCHA_REQUIRE_TRACK', true),
+    /**
+     * Proof of work (altcha-lib, SHA-256): the solver tries on average maxNumber / 2 numbers.
+     * 50,000 took 0.2-1.2 s (0.6 s on average) of one core in Node 24 here, about what a browser
+     * spends while the person drags.
+     */
+    powMaxNumber: env.get('CAPTCHA_POW_MAX_NUMBER', 50_000),
+    /** The HMAC key of the proof-of-work challenges, derived from APP_KEY (never sent). */
+    powKey: createHash('sha256')
+      .update(`captcha-pow:${env.get('APP_KEY').release()}`)
+      .digest('hex'),
   },
   limits: {
     /** Captcha fetches + verifies per IP per minute. */

@@ -74,6 +74,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   LIMIT_LOGIN_FAILURES_PER_IP: Env.schema.number.optional(),
   LIMIT_LOGIN_FAILURES_PER_ACCOUNT: Env.schema.number.optional(),
   CAPTCHA_REQUIRE_TRACK: Env.schema.boolean.optional(),
+  CAPTCHA_POW_MAX_NUMBER: Env.schema.number.optional(),
   /*
   | Proxies whose X-Forwarded-For is believed (addresses or CIDRs, comma-separated; also
   | proxy-addr's names loopback/linklocal/uniquelocal). Empty: trust none, the client address is

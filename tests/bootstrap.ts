@@ -10,6 +10,7 @@ import env from '#start/env'
 import { prepareTestDatabase } from '#tests/helpers/database'
 import { ensurePgDatabase } from '#tests/helpers/pg_database'
 import { createApiServer } from '#start/http_server'
+import { createLimiters } from '#auth/login_limiter'
 
 export const plugins: Config['plugins'] = [
   assert(),
@@ -45,7 +46,7 @@ function reportSuites() {
 }
 
 export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
-  setup: [ensurePostgresDatabase, () => prepareTestDatabase()],
+  setup: [ensurePostgresDatabase, () => prepareTestDatabase(), createLimiters],
   teardown: [reportSuites],
 }
 

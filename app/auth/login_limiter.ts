@@ -197,11 +197,23 @@ export function setRateLimitHeaders(
   response.header('RateLimit-Reset', String(Math.max(0, Math.ceil(state.resetIn))))
 }
 
+const captchaLimiter = () => limiter.use({ requests: limits.captchaPerMinute, duration: '1 min' })
+
+/**
+ * Creates every limiter this module uses. The limiter manager caches them with the database
+ * client current at creation; the tests call this once, before any test opens its rolled-back
+ * global transaction, so no cached limiter holds a transaction that is later rolled back.
+ */
+export function createLimiters() {
+  store(ipKey(''))
+  store(accountKey(''))
+  blockHistory()
+  captchaLimiter()
+}
+
 /** Captcha fetch + verify per IP per minute; throws the limiter's 429 when exceeded. */
 export async function consumeCaptchaAllowance(ip: string, response?: HttpContext['response']) {
-  const state = await limiter
-    .use({ requests: limits.captchaPerMinute, duration: '1 min' })
-    .consume(`captcha_ip_${ip}`)
+  const state = await captchaLimiter().consume(`captcha_ip_${ip}`)
   if (response) {
     setRateLimitHeaders(response, {
       limit: limits.captchaPerMinute,

@@ -75,7 +75,7 @@ export async function login(input: LoginInput, logger: Logger) {
   return oneAtATime(accountKey(account).key, async () => {
     const reservation = await limited(logger, keys, input, () => reserveAttempt(keys))
 
-    if (!captchaToken || !(await consumeCredential(captchaToken))) {
+    if (!captchaToken || !(await consumeCredential(captchaToken, ip))) {
       // Not a password attempt: the reservation goes back, the address pays for it.
       await giveBack(reservation)
       await countFailure(ipKey(ip))

@@ -3,6 +3,7 @@ import sharp from 'sharp'
 import db from '@adonisjs/lucid/services/db'
 import { withRealCommits } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, challengeAnswer } from '#tests/helpers/auth'
+import { humanTrack, rightVerify, solvePow } from '#tests/helpers/captcha'
 
 const FAILED = {
   errors: [
@@ -10,8 +11,8 @@ const FAILED = {
   ],
 }
 
-/** A drag a person could have made: ~40 points over ~900 ms with a wobbling y, ending at x. */
-function humanTrack(x: number) {
+/** A straight drag at constant speed and even intervals: what a lazy script sends. */
+function linearTrack(x: number) {
   const points: [number, number, number][] = []
   for (let i = 0; i <= 40; i++) {
     points.push([Math.round((x * i) / 40), 2 + (i % 3), i * 22])
@@ -42,6 +43,7 @@ test.group('Slider captcha', (group) => {
       'height',
       'pieceSize',
       'expiresIn',
+      'pow',
     ])
     assert.match(data.backgroundImage, /^data:image\/(webp|png);base64,/)
 
@@ -70,7 +72,7 @@ test.group('Slider captcha', (group) => {
     const x = await challengeAnswer(data.captchaId)
     const verify = await client
       .post('/api/auth/captcha/verify')
-      .json({ captchaId: data.captchaId, x: x + 3, track: humanTrack(x + 3) })
+      .json({ ...(await rightVerify(data, x + 3)) })
     verify.assertStatus(200)
     assert.sameMembers(Object.keys(verify.body().data), ['captchaToken', 'expiresIn'])
     const { captchaToken } = verify.body().data
@@ -97,14 +99,13 @@ test.group('Slider captcha', (group) => {
   }) => {
     const { data } = (await client.get('/api/auth/captcha')).body()
     const x = await challengeAnswer(data.captchaId)
+    const body = await rightVerify(data, x)
     const wrong = await client
       .post('/api/auth/captcha/verify')
-      .json({ captchaId: data.captchaId, x: x + 20 })
+      .json({ ...body, x: x + 20, track: humanTrack(x + 20) })
     wrong.assertStatus(400)
     assert.deepEqual(wrong.body(), FAILED)
-    const right = await client
-      .post('/api/auth/captcha/verify')
-      .json({ captchaId: data.captchaId, x })
+    const right = await client.post('/api/auth/captcha/verify').json(body)
     right.assertStatus(400)
     assert.deepEqual(right.body(), FAILED)
     const [count] = await db.from('captcha_tokens').count('* as total')
@@ -114,12 +115,9 @@ test.group('Slider captcha', (group) => {
   test('a reused, expired or unknown challenge is a 400', async ({ client, assert }) => {
     const first = (await client.get('/api/auth/captcha')).body().data
     const x = await challengeAnswer(first.captchaId)
-    ;(
-      await client.post('/api/auth/captcha/verify').json({ captchaId: first.captchaId, x })
-    ).assertStatus(200)
-    const reused = await client
-      .post('/api/auth/captcha/verify')
-      .json({ captchaId: first.captchaId, x })
+    const firstBody = await rightVerify(first, x)
+    ;(await client.post('/api/auth/captcha/verify').json(firstBody)).assertStatus(200)
+    const reused = await client.post('/api/auth/captcha/verify').json(firstBody)
     reused.assertStatus(400)
     assert.deepEqual(reused.body(), FAILED)
 
@@ -131,13 +129,13 @@ test.group('Slider captcha', (group) => {
       .update({ expires_at: Date.now() - 1 })
     const expired = await client
       .post('/api/auth/captcha/verify')
-      .json({ captchaId: second.captchaId, x: x2 })
+      .json(await rightVerify(second, x2))
     expired.assertStatus(400)
     assert.deepEqual(expired.body(), FAILED)
 
     const unknown = await client
       .post('/api/auth/captcha/verify')
-      .json({ captchaId: 'no-such-challenge', x: 10 })
+      .json({ ...firstBody, captchaId: 'no-such-challenge' })
     unknown.assertStatus(400)
   })
 
@@ -168,15 +166,93 @@ test.group('Slider captcha', (group) => {
         ],
       },
       { name: 'ends far from x', track: (x: number) => humanTrack(x - 30) },
+      { name: 'straight, constant speed, even intervals', track: linearTrack },
+      {
+        name: 'no slowing down at the gap',
+        track: (x: number) =>
+          humanTrack(x).map(([, b, t], i, all) => [(x * i) / (all.length - 1), b, t]),
+      },
+      { name: 'no track at all', track: () => undefined },
     ])
     .run(async ({ client }, row) => {
       const { data } = (await client.get('/api/auth/captcha')).body()
       const x = await challengeAnswer(data.captchaId)
       const response = await client
         .post('/api/auth/captcha/verify')
-        .json({ captchaId: data.captchaId, x, track: row.track(x) })
+        .json({ ...(await rightVerify(data, x)), track: row.track(x) })
       response.assertStatus(400)
+      // The challenge is spent: the right drag after it fails too.
+      const retry = await client.post('/api/auth/captcha/verify').json(await rightVerify(data, x))
+      retry.assertStatus(400)
     })
+
+  test('proof of work: missing, wrong, for another captcha or reused -> refused, challenge spent', async ({
+    client,
+    assert,
+  }) => {
+    const fetch = async () => {
+      const { data } = (await client.get('/api/auth/captcha')).body()
+      return { data, x: await challengeAnswer(data.captchaId) }
+    }
+    const { pow } = (await fetch()).data
+    assert.sameMembers(Object.keys(pow), [
+      'algorithm',
+      'challenge',
+      'maxnumber',
+      'salt',
+      'signature',
+    ])
+
+    const a = await fetch()
+    const missing = await client
+      .post('/api/auth/captcha/verify')
+      .json({ captchaId: a.data.captchaId, x: a.x, track: humanTrack(a.x) })
+    missing.assertStatus(422)
+
+    const b = await fetch()
+    const bBody = await rightVerify(b.data, b.x)
+    const wrong = await client
+      .post('/api/auth/captcha/verify')
+      .json({ ...bBody, pow: { ...bBody.pow, number: bBody.pow.number + 1 } })
+    wrong.assertStatus(400)
+    ;(await client.post('/api/auth/captcha/verify').json(bBody)).assertStatus(400)
+
+    const c = await fetch()
+    const d = await fetch()
+    const other = await client
+      .post('/api/auth/captcha/verify')
+      .json({ ...(await rightVerify(c.data, c.x)), pow: await solvePow(d.data.pow) })
+    other.assertStatus(400)
+
+    const e = await fetch()
+    const eBody = await rightVerify(e.data, e.x)
+    ;(await client.post('/api/auth/captcha/verify').json(eBody)).assertStatus(200)
+    const f = await fetch()
+    const reused = await client
+      .post('/api/auth/captcha/verify')
+      .json({ ...(await rightVerify(f.data, f.x)), pow: eBody.pow })
+    reused.assertStatus(400)
+    const [count] = await db.from('captcha_tokens').count('* as total')
+    assert.equal(Number(count.total), 1, 'only the one right verify earned a credential')
+  })
+
+  test('a credential is bound to the address that fetched the challenge', async ({ client }) => {
+    const { data } = (await client.get('/api/auth/captcha')).body()
+    const x = await challengeAnswer(data.captchaId)
+    await db
+      .from('captcha_challenges')
+      .where('id', data.captchaId)
+      .update({ client_ip: '127.0.0.9' })
+    const verify = await client.post('/api/auth/captcha/verify').json(await rightVerify(data, x))
+    verify.assertStatus(200)
+    const login = await client.post('/api/auth/login').json({
+      account: ADMIN_ACCOUNT,
+      password: ADMIN_PASSWORD,
+      captchaToken: verify.body().data.captchaToken,
+    })
+    login.assertStatus(400)
+    login.assertBodyContains({ errors: [{ code: 'E_CAPTCHA_TOKEN_INVALID' }] })
+  })
 
   test('verify validates its request shape: {name}')
     .with([
@@ -219,10 +295,9 @@ test.group('Slider captcha: concurrent verifies', (group) => {
   }) => {
     const { data } = (await client.get('/api/auth/captcha')).body()
     const x = await challengeAnswer(data.captchaId)
+    const body = await rightVerify(data, x)
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        client.post('/api/auth/captcha/verify').json({ captchaId: data.captchaId, x })
-      )
+      Array.from({ length: 20 }, () => client.post('/api/auth/captcha/verify').json(body))
     )
     const successes = responses.filter((response) => response.status() === 200)
     assert.lengthOf(successes, 1)

@@ -69,7 +69,7 @@ const login = async (from: string, account: string, password: string, extra = {}
   send(from, 'POST', '/api/auth/login', {
     account,
     password,
-    captchaToken: await freshCredential(),
+    captchaToken: await freshCredential(from),
     ...extra,
   })
 

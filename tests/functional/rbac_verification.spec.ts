@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { rightVerify } from '#tests/helpers/captcha'
 import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import Menu from '#models/menu'
@@ -62,7 +63,7 @@ test.group('RBAC: the verification procedure for a new role', (group) => {
     const challenge = captcha.body().data
     const verify = await client
       .post('/api/auth/captcha/verify')
-      .json({ captchaId: challenge.captchaId, x: await challengeAnswer(challenge.captchaId) })
+      .json(await rightVerify(challenge, await challengeAnswer(challenge.captchaId)))
     verify.assertStatus(200)
     const login = await client.post('/api/auth/login').json({
       account: 'writer.one',

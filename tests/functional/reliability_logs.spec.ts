@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { rightVerify } from '#tests/helpers/captcha'
 import db from '@adonisjs/lucid/services/db'
 import { withRealCommits } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, TEST_PASSWORD, createAdmin } from '#tests/helpers/auth'
@@ -28,10 +29,10 @@ test.group('Reliability: logs', (group) => {
       const challenge = (await readJson(await fetch(`${instance.url}/api/auth/captcha`))).data
       const row = await db.from('captcha_challenges').where('id', challenge.captchaId).firstOrFail()
       answers.push(Number(row.answer_x))
-      const verify = await post('/api/auth/captcha/verify', {
-        captchaId: challenge.captchaId,
-        x: row.answer_x,
-      })
+      const verify = await post(
+        '/api/auth/captcha/verify',
+        await rightVerify(challenge, Number(row.answer_x))
+      )
       const token = (await readJson(verify)).data.captchaToken as string
       secrets.push(token)
       return token

@@ -38,8 +38,11 @@ export async function createAdmin(
   return user
 }
 
-/** A valid one-time login credential, as a right captcha drag would earn. */
-export const freshCredential = () => issueCredential(120)
+/**
+ * A valid one-time login credential, as a right captcha drag would earn, bound to the client
+ * address (the Japa client connects from 127.0.0.1).
+ */
+export const freshCredential = (clientIp = '127.0.0.1') => issueCredential(120, clientIp)
 
 /** The stored answer of a challenge: only the server (and this test) can read it. */
 export async function challengeAnswer(captchaId: string): Promise<number> {

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { rightVerify } from '#tests/helpers/captcha'
 import env from '#start/env'
 import type pg from 'pg'
 import { signAdminToken } from '#auth/jwt'
@@ -57,7 +58,7 @@ test.group('Reliability: the database goes away and comes back', (group) => {
       const verify = await call('/api/auth/captcha/verify', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ captchaId: challenge.captchaId, x: answer.rows[0].answer_x }),
+        body: JSON.stringify(await rightVerify(challenge, Number(answer.rows[0].answer_x))),
       })
       return verify.body.data.captchaToken as string
     }

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import { rightVerify } from '#tests/helpers/captcha'
 import { spawnSync } from 'node:child_process'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
@@ -47,10 +48,9 @@ test.group('Reliability: two instances, one database', (group) => {
     const challenge = (await json(`${a.url}/api/auth/captcha`)).body.data
     const verify = await json(`${b.url}/api/auth/captcha/verify`, {
       method: 'POST',
-      body: JSON.stringify({
-        captchaId: challenge.captchaId,
-        x: await answerOf(challenge.captchaId),
-      }),
+      body: JSON.stringify(
+        await rightVerify(challenge, Number(await answerOf(challenge.captchaId)))
+      ),
     })
     assert.equal(verify.status, 200)
 
@@ -92,10 +92,9 @@ test.group('Reliability: two instances, one database', (group) => {
     const challenge2 = (await json(`${b.url}/api/auth/captcha`)).body.data
     const verify2 = await json(`${a.url}/api/auth/captcha/verify`, {
       method: 'POST',
-      body: JSON.stringify({
-        captchaId: challenge2.captchaId,
-        x: await answerOf(challenge2.captchaId),
-      }),
+      body: JSON.stringify(
+        await rightVerify(challenge2, Number(await answerOf(challenge2.captchaId)))
+      ),
     })
     const secondLogin = await json(`${b.url}/api/auth/login`, {
       method: 'POST',
@@ -126,10 +125,9 @@ test.group('Reliability: two instances, one database', (group) => {
       const challenge = (await json(`${instance.url}/api/auth/captcha`)).body.data
       const verify = await json(`${instance.url}/api/auth/captcha/verify`, {
         method: 'POST',
-        body: JSON.stringify({
-          captchaId: challenge.captchaId,
-          x: await answerOf(challenge.captchaId),
-        }),
+        body: JSON.stringify(
+          await rightVerify(challenge, Number(await answerOf(challenge.captchaId)))
+        ),
       })
       return json(`${instance.url}/api/auth/login`, {
         method: 'POST',

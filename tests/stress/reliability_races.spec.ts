@@ -1,4 +1,6 @@
 import { test } from '@japa/runner'
+import { powChallengeFor } from '#captcha/proof_of_work'
+import { humanTrack, solvePow } from '#tests/helpers/captcha'
 import db from '@adonisjs/lucid/services/db'
 import { withRealCommits } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
@@ -25,11 +27,15 @@ test.group('Reliability: nothing is double-spent', (group) => {
       // Per-IP captcha limits are not under test here.
       if (race % 3 === 0) await db.from('rate_limits').delete()
       const answer = 40 + (race % 200)
-      const captchaId = await saveChallenge(answer, 120)
+      const captchaId = await saveChallenge(answer, 120, '127.0.0.1')
+      const body = {
+        captchaId,
+        x: answer,
+        track: humanTrack(answer),
+        pow: await solvePow(await powChallengeFor(captchaId)),
+      }
       const responses = await Promise.all(
-        Array.from({ length: RACERS }, () =>
-          client.post('/api/auth/captcha/verify').json({ captchaId, x: answer })
-        )
+        Array.from({ length: RACERS }, () => client.post('/api/auth/captcha/verify').json(body))
       )
       const statuses = responses.map((response) => response.status())
       const won = statuses.filter((status) => status === 200).length
@@ -52,7 +58,7 @@ test.group('Reliability: nothing is double-spent', (group) => {
     for (let race = 0; race < CREDENTIAL_RACES; race++) {
       // Failure counters are not under test here (5 failures would block the account).
       await db.from('rate_limits').delete()
-      const captchaToken = await issueCredential(120)
+      const captchaToken = await issueCredential(120, '127.0.0.1')
       // A wrong password keeps the race cheap (one hash per race) and still consumes the credential.
       const password = race % 10 === 0 ? ADMIN_PASSWORD : 'Wrong-Password-0'
       const responses = await Promise.all(

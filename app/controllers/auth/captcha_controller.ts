@@ -2,7 +2,8 @@ import type { HttpContext } from '@adonisjs/core/http'
 import adminAuthConfig from '#config/admin_auth'
 import { generateCaptchaImages } from '#captcha/generator'
 import { consumeChallenge, issueCredential, saveChallenge } from '#captcha/challenge_store'
-import { isPlausibleTrack } from '#captcha/track'
+import { isHumanLikeTrack } from '#captcha/track'
+import { isPowSolvedFor, powChallengeFor } from '#captcha/proof_of_work'
 import { consumeCaptchaAllowance } from '#auth/login_limiter'
 import { captchaVerifyValidator } from '#validators/auth'
 import { captchaFailed } from '#exceptions/api_exception'
@@ -17,7 +18,7 @@ export default class CaptchaController {
   async show({ request, response, serialize }: HttpContext) {
     await consumeCaptchaAllowance(request.ip(), response)
     const images = await generateCaptchaImages()
-    const captchaId = await saveChallenge(images.answerX, captcha.challengeTtl)
+    const captchaId = await saveChallenge(images.answerX, captcha.challengeTtl, request.ip())
     response.header('Cache-Control', 'no-store')
     return serialize({
       captchaId,
@@ -28,6 +29,7 @@ export default class CaptchaController {
       height: images.height,
       pieceSize: images.pieceSize,
       expiresIn: captcha.challengeTtl,
+      pow: await powChallengeFor(captchaId),
     })
   }
 
@@ -37,17 +39,22 @@ export default class CaptchaController {
    */
   async verify({ request, response, serialize }: HttpContext) {
     await consumeCaptchaAllowance(request.ip(), response)
-    const { captchaId, x, track } = await request.validateUsing(captchaVerifyValidator)
-    const answer = await consumeChallenge(captchaId)
-    if (answer === null || Math.abs(answer - x) > captcha.tolerance) throw captchaFailed()
+    const { captchaId, x, track, pow } = await request.validateUsing(captchaVerifyValidator)
+    // Consumed first: one attempt per challenge, whatever fails next.
+    const challenge = await consumeChallenge(captchaId)
+    if (challenge === null || Math.abs(challenge.answerX - x) > captcha.tolerance) {
+      throw captchaFailed()
+    }
+    if (!(await isPowSolvedFor(pow, captchaId))) throw captchaFailed()
     if (
       track
-        ? !isPlausibleTrack(track as [number, number, number][], x, captcha.tolerance)
+        ? !isHumanLikeTrack(track as [number, number, number][], x, captcha.tolerance)
         : captcha.requireTrack
     ) {
       throw captchaFailed()
     }
-    const captchaToken = await issueCredential(captcha.tokenTtl)
+    // Bound to the address that fetched the challenge.
+    const captchaToken = await issueCredential(captcha.tokenTtl, challenge.clientIp ?? request.ip())
     response.header('Cache-Control', 'no-store')
     return serialize({ captchaToken, expiresIn: captcha.tokenTtl })
   }

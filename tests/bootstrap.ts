@@ -36,6 +36,17 @@ async function ensurePostgresDatabase() {
   await ensurePgDatabase(env.get('PG_DB_NAME', 'adonis_rbac_test'))
 }
 
+/**
+ * The limiter manager caches each limiter with the database client current when it was created.
+ * On PostgreSQL a limiter first created inside a test's global transaction would keep that
+ * transaction after its rollback (every later limited request then fails), so they are created
+ * up front, on the pool. On SQLite there is one connection: the limiter must go through the
+ * test's transaction (created lazily), or it would wait for the connection the transaction holds.
+ */
+function createLimitersOnPostgres() {
+  if (env.get('DB_CONNECTION', 'sqlite') === 'pg') createLimiters()
+}
+
 /** Nothing is skipped silently: say which suites ran, on which database, and which did not. */
 function reportSuites() {
   const skipped = SUITES.filter((name) => !ran.includes(name))
@@ -46,7 +57,7 @@ function reportSuites() {
 }
 
 export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
-  setup: [ensurePostgresDatabase, () => prepareTestDatabase(), createLimiters],
+  setup: [ensurePostgresDatabase, () => prepareTestDatabase(), createLimitersOnPostgres],
   teardown: [reportSuites],
 }
 

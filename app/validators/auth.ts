@@ -16,14 +16,17 @@ export const captchaVerifyValidator = vine.create({
     .array(vine.array(vine.number().min(-100_000).max(10_000_000)).fixedLength(3))
     .maxLength(1000)
     .optional(),
-  // The proof-of-work solution for the altcha-lib challenge of this captcha.
-  pow: vine.object({
-    algorithm: vine.string().maxLength(16),
-    challenge: vine.string().maxLength(128),
-    number: vine.number().withoutDecimals().min(0).max(100_000_000),
-    salt: vine.string().maxLength(512),
-    signature: vine.string().maxLength(128),
-  }),
+  // The proof-of-work solution for the altcha-lib challenge of this captcha. Optional here on
+  // purpose: a missing solution fails the verify (400) and spends the challenge, like a wrong one.
+  pow: vine
+    .object({
+      algorithm: vine.string().maxLength(16),
+      challenge: vine.string().maxLength(128),
+      number: vine.number().withoutDecimals().min(0).max(100_000_000),
+      salt: vine.string().maxLength(512),
+      signature: vine.string().maxLength(128),
+    })
+    .optional(),
 })
 
 export const loginValidator = vine.create({

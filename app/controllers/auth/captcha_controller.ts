@@ -45,7 +45,7 @@ export default class CaptchaController {
     if (challenge === null || Math.abs(challenge.answerX - x) > captcha.tolerance) {
       throw captchaFailed()
     }
-    if (!(await isPowSolvedFor(pow, captchaId))) throw captchaFailed()
+    if (!pow || !(await isPowSolvedFor(pow, captchaId))) throw captchaFailed()
     if (
       track
         ? !isHumanLikeTrack(track as [number, number, number][], x, captcha.tolerance)

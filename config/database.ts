@@ -15,8 +15,26 @@ const schemaGeneration = { enabled: false }
 // Emit a `db:query` event per query: used by the tests and the benchmark to count round trips.
 const debug = app.inTest || env.get('DB_QUERY_EVENTS', false)
 
+const connection = env.get('DB_CONNECTION', 'sqlite')
+
+/**
+ * The public module reads through its own connection (docs/public-modules.md, "Isolation"):
+ * a small pool of its own, so anonymous traffic can never take the connections the guard and the
+ * admin API need, a statement timeout on PostgreSQL (a slow public query is cut and answered
+ * 503), and read-only on SQLite. Nothing else uses it.
+ */
+export const PUBLIC_CONNECTION = `${connection}_public` as const
+
+const pgConnection = {
+  host: env.get('PG_HOST', '127.0.0.1'),
+  port: env.get('PG_PORT', 5432),
+  user: env.get('PG_USER', 'postgres'),
+  password: env.get('PG_PASSWORD', ''),
+  database: env.get('PG_DB_NAME', 'adonis_rbac'),
+}
+
 const dbConfig = defineConfig({
-  connection: env.get('DB_CONNECTION', 'sqlite'),
+  connection,
   connections: {
     sqlite: {
       client: 'better-sqlite3',
@@ -41,18 +59,37 @@ const dbConfig = defineConfig({
     },
     pg: {
       client: 'pg',
-      connection: {
-        host: env.get('PG_HOST', '127.0.0.1'),
-        port: env.get('PG_PORT', 5432),
-        user: env.get('PG_USER', 'postgres'),
-        password: env.get('PG_PASSWORD', ''),
-        database: env.get('PG_DB_NAME', 'adonis_rbac'),
-      },
-      pool: { min: 0, max: 10 },
+      connection: pgConnection,
+      pool: { min: 0, max: env.get('PG_POOL_MAX', 10) },
       debug,
       migrations,
       schemaGeneration,
       seeders: { paths: ['database/seeders'] },
+    },
+    sqlite_public: {
+      client: 'better-sqlite3',
+      connection: { filename: sqliteFile },
+      useNullAsDefault: true,
+      pool: {
+        afterCreate: (conn: any, done: (error: Error | null, conn: any) => void) => {
+          conn.pragma('query_only = ON')
+          conn.pragma('busy_timeout = 5000')
+          done(null, conn)
+        },
+      },
+      debug,
+    },
+    pg_public: {
+      client: 'pg',
+      connection: {
+        ...pgConnection,
+        application_name: 'public',
+        // Server-side: PostgreSQL cancels the statement itself (SQLSTATE 57014 -> 503).
+        statement_timeout: env.get('PUBLIC_STATEMENT_TIMEOUT_MS', 2000),
+      } as any,
+      // Waiting longer than this for a connection answers 503 instead of queueing without end.
+      pool: { min: 0, max: env.get('PUBLIC_POOL_MAX', 4), acquireTimeoutMillis: 5000 },
+      debug,
     },
   },
 })

@@ -60,6 +60,13 @@ export default await Env.create(new URL('../', import.meta.url), {
   PG_USER: Env.schema.string.optional(),
   PG_PASSWORD: Env.schema.string.optional(),
   PG_DB_NAME: Env.schema.string.optional(),
+  PG_POOL_MAX: Env.schema.number.optional(),
+  /* Named prepared statements (off behind PgBouncer < 1.21 in transaction mode) */
+  PG_PREPARED_STATEMENTS: Env.schema.boolean.optional(),
+  /* The public module's own pool and statement timeout (docs/public-modules.md) */
+  PUBLIC_POOL_MAX: Env.schema.number.optional(),
+  PUBLIC_STATEMENT_TIMEOUT_MS: Env.schema.number.optional(),
+  LIMIT_SEARCH_PER_MINUTE: Env.schema.number.optional(),
 
   /*
   | CORS: comma-separated origins of the admin SPA (empty: no cross-origin access)

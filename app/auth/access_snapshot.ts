@@ -1,4 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
+import { preparedQuery } from '#services/prepared_query'
 import { SUPER_ADMIN_ROLE } from '#models/role'
 import { ALL_PERMISSION_CODES } from '#auth/permissions'
 
@@ -194,13 +195,12 @@ export async function loadAccessSnapshot(
   userId: number
 ): Promise<{ version: number; snapshot: AccessSnapshot }> {
   const isPg = db.connection().dialect.name === 'postgres'
-  const result = await db.rawQuery(isPg ? PG_SNAPSHOT_SQL : SQLITE_SNAPSHOT_SQL, [
+  const rows = await preparedQuery<Row>(isPg ? PG_SNAPSHOT_SQL : SQLITE_SNAPSHOT_SQL, [
     userId,
     SUPER_ADMIN_ROLE,
     userId,
     userId,
   ])
-  const rows: Row[] = Array.isArray(result) ? result : result.rows
 
   const roles: (SnapshotRole & { sort: number })[] = []
   const menus: SnapshotMenu[] = []

@@ -39,6 +39,7 @@ const UNAVAILABLE_CODES = new Set([
   'ENOTFOUND',
   'EHOSTUNREACH',
   '57P01', // admin_shutdown
+  '57014', // query_canceled: a statement timeout (the public pool's) cut a slow query
   '57P03', // cannot_connect_now
   '08000',
   '08003',

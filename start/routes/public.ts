@@ -4,10 +4,14 @@
 */
 import router from '@adonisjs/core/services/router'
 import { controllers } from '#generated/controllers'
+import { publicSearchThrottle } from '#start/limiter'
 
 router
   .group(() => {
-    router.get('articles', [controllers.public.Articles, 'index']).as('public.articles.index')
+    router
+      .get('articles', [controllers.public.Articles, 'index'])
+      .use(publicSearchThrottle)
+      .as('public.articles.index')
     router.get('articles/:slug', [controllers.public.Articles, 'show']).as('public.articles.show')
   })
   .prefix('/api')

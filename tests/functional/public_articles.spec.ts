@@ -4,7 +4,8 @@ import db from '@adonisjs/lucid/services/db'
 import Article from '#models/article'
 import User from '#models/user'
 import { ArticleFactory } from '#database/factories/article_factory'
-import { isolate, withRealCommits } from '#tests/helpers/database'
+import { withRealCommits } from '#tests/helpers/database'
+import { assertValidationError } from '#tests/helpers/assertions'
 import { freePort, startAppProcess } from '#tests/helpers/app_process'
 import { loadArticles } from '../../commands/load_articles.js'
 
@@ -40,7 +41,7 @@ async function mixedArticles() {
 }
 
 test.group('Public articles: list', (group) => {
-  isolate(group)
+  withRealCommits(group)
 
   test('lists only published, already-due articles with exactly the public fields', async ({
     client,
@@ -204,14 +205,28 @@ test.group('Public articles: list', (group) => {
     }
     assert.deepEqual(await search('POSTGRESQL'), [inTitle.slug, inSummary.slug].sort())
     assert.deepEqual(await search('  postgresql  '), [inTitle.slug, inSummary.slug].sort())
-    assert.deepEqual(await search('%'), [percent.slug])
-    assert.deepEqual(await search('_'), [underscore.slug])
-    assert.deepEqual(await search('\\'), [backslash.slug])
+    // Wildcards inside a keyword of the minimum length (3) match literally.
+    assert.deepEqual(await search('00%'), [percent.slug])
+    assert.deepEqual(await search('e_c'), [underscore.slug])
+    assert.deepEqual(await search(':\\t'), [backslash.slug])
     assert.deepEqual(await search('100%'), [percent.slug])
-    assert.deepEqual(
-      await search(''),
-      (await Article.query().where('status', 'published')).map((a) => a.slug).sort()
-    )
+    assert.deepEqual(await search('%%%'), [])
+    const everyPublished = (await Article.query().where('status', 'published'))
+      .map((a) => a.slug)
+      .sort()
+    assert.deepEqual(await search(''), everyPublished)
+    assert.deepEqual(await search('   '), everyPublished)
+  })
+
+  test('a keyword shorter than 3 characters is a 422: no trigram to look up', async ({
+    client,
+    assert,
+  }) => {
+    for (const keyword of ['ab', ' ab ', '%']) {
+      const response = await client.get('/api/articles').qs({ keyword })
+      assertValidationError(assert, response, ['keyword'])
+      assert.equal(response.body().errors[0].rule, 'minLength')
+    }
   })
 
   test('category filters the list and counts only matches', async ({ client, assert }) => {
@@ -251,7 +266,7 @@ test.group('Public articles: list', (group) => {
 })
 
 test.group('Public articles: validation', (group) => {
-  isolate(group)
+  withRealCommits(group)
 
   const cases: [string, Record<string, any> | string, string, string][] = [
     ['pageNum not a number', { pageNum: 'abc' }, 'pageNum', 'number'],
@@ -357,7 +372,7 @@ test.group('Public articles: total beyond the page window', (group) => {
 })
 
 test.group('Public articles: detail', (group) => {
-  isolate(group)
+  withRealCommits(group)
 
   test('a published article with exactly the public fields, content included', async ({
     client,

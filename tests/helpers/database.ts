@@ -4,6 +4,7 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import limiter from '@adonisjs/limiter/services/main'
 import { forgetKnownBlocks } from '#auth/login_limiter'
 import { forgetSnapshots } from '#auth/access_snapshot'
+import { forgetCounts } from '#services/public/article_query_service'
 
 /**
  * Two ways a test group starts from the seeded database (README, "Tests"):
@@ -37,6 +38,7 @@ export function withRealCommits(group: Group) {
 async function forgetLimits() {
   forgetKnownBlocks()
   forgetSnapshots()
+  forgetCounts()
   await limiter.clear()
 }
 

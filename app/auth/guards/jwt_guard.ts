@@ -1,15 +1,27 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { symbols } from '@adonisjs/auth'
 import type { AuthClientResponse, GuardContract } from '@adonisjs/auth/types'
-import db from '@adonisjs/lucid/services/db'
+import { preparedQuery } from '#services/prepared_query'
 import User from '#models/user'
 import adminAuthConfig from '#config/admin_auth'
 import { signAdminToken, verifyAdminToken } from '#auth/jwt'
 import { type AccessSnapshot, accessSnapshotFor } from '#auth/access_snapshot'
 import { unauthorized } from '#exceptions/api_exception'
 
-/** Read with the user row, in the same statement. */
-const ACCESS_VERSION = '(SELECT version FROM access_version WHERE id = 1) AS access_version'
+/**
+ * The account and the current access version, in one statement (a prepared one on PostgreSQL).
+ * The model's columns are named, not `users.*`: a column added by a later migration must not
+ * change the result type of a statement already prepared on a running instance's connections
+ * (PostgreSQL would refuse to execute it: "cached plan must not change result type").
+ */
+let userAndAccessVersion: string | undefined
+function userAndAccessVersionSql() {
+  userAndAccessVersion ??= `SELECT ${[...User.$columnsDefinitions.values()]
+    .map((column) => `users.${column.columnName}`)
+    .join(', ')}, (SELECT version FROM access_version WHERE id = 1) AS access_version
+  FROM users WHERE users.id = ?`
+  return userAndAccessVersion
+}
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
 
@@ -51,15 +63,13 @@ export class JwtGuard implements GuardContract<User> {
     const claims = await verifyAdminToken(match[1])
     if (!claims) throw unauthorized('Invalid or expired token')
 
-    const user = await User.query()
-      .select('users.*', db.raw(ACCESS_VERSION))
-      .where('users.id', claims.userId)
-      .first()
+    const [row] = await preparedQuery(userAndAccessVersionSql(), [claims.userId])
+    const user = row ? User.$createFromAdapterResult(row) : null
     if (!user || !user.isEnabled || user.tokenVersion !== claims.tokenVersion) {
       throw unauthorized('Session is no longer valid, sign in again')
     }
 
-    this.access = await accessSnapshotFor(user.id, Number(user.$extras.access_version))
+    this.access = await accessSnapshotFor(user.id, Number(row.access_version))
     this.user = user
     this.isAuthenticated = true
     return user

@@ -15,10 +15,11 @@ const CACHE_CONTROL = 'public, max-age=30'
 
 /**
  * Public article endpoints: no auth middleware, no admin code. Validate the query string, ask the
- * public service (which owns the "published and due" rule), map through the public transformer.
+ * public service (which owns the "published and due" rule), pick the public fields through the
+ * transformer, and send the JSON text with a strong ETag over exactly that text.
  */
 export default class ArticlesController {
-  async index({ request, response, serialize }: HttpContext) {
+  async index({ request, response }: HttpContext) {
     const filters = await listArticlesValidator.validate(request.qs())
     const page = await articles.list(filters)
 
@@ -28,23 +29,27 @@ export default class ArticlesController {
       1,
       Math.min(meta.lastPage, Math.floor(MAX_PAGE_WINDOW / page.pageSize))
     )
-
-    response.header('Cache-Control', CACHE_CONTROL)
-    return serialize(ArticleTransformer.paginate(page.rows, meta))
+    const data = page.rows.map((row) => new ArticleTransformer(row).toObject())
+    response.header('Last-Modified', page.lastModified.toUTCString())
+    return this.sendJson(response, JSON.stringify({ data, meta }))
   }
 
-  async show({ request, response, serialize }: HttpContext) {
+  async show({ request, response }: HttpContext) {
     const { slug } = await showArticleValidator.validate({ slug: request.param('slug') })
     const article = await articles.findBySlug(slug)
     // Unknown, draft, archived and scheduled all answer the same: nothing tells them apart.
     if (!article) throw notFound('Article not found')
+    const data = new ArticleTransformer(article).forDetail()
+    return this.sendJson(response, JSON.stringify({ data }))
+  }
 
-    const body = await serialize(ArticleTransformer.transform(article).useVariant('forDetail'))
-    // A strong validator over the exact JSON sent: any visible change yields a new ETag.
-    const digest = createHash('sha256').update(JSON.stringify(body)).digest('base64url')
+  /** Cache headers, and 304 when the client's validators still match the body it would get. */
+  protected sendJson(response: HttpContext['response'], body: string) {
+    const digest = createHash('sha256').update(body).digest('base64url')
     response.header('Cache-Control', CACHE_CONTROL)
     response.header('ETag', `"${digest}"`)
     if (response.fresh()) return response.notModified()
-    return body
+    response.header('Content-Type', 'application/json; charset=utf-8')
+    return response.send(body)
   }
 }

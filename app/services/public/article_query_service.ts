@@ -1,7 +1,7 @@
-import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
-import Article, { type ArticleCategory } from '#models/article'
-import type { ChainableContract } from '@adonisjs/lucid/types/querybuilder'
+import type { ArticleCategory } from '#models/article'
+import { PUBLIC_CONNECTION } from '#config/database'
+import { preparedQuery } from '#services/prepared_query'
 import { MAX_PAGE_WINDOW, PAGE_SIZE_DEFAULT, type ArticleSort } from '#validators/public/article'
 
 /** What the public may see of an article: no id, status, internal note or author account. */
@@ -12,8 +12,9 @@ export type PublicArticle = {
   category: ArticleCategory
   coverUrl: string | null
   authorName: string | null
-  publishedAt: DateTime
-  updatedAt: DateTime
+  /** ISO 8601, UTC. */
+  publishedAt: string
+  updatedAt: string
 }
 export type PublicArticleDetail = PublicArticle & { content: string }
 
@@ -27,131 +28,210 @@ export type ArticleListFilters = {
 
 export type ArticlePage = {
   rows: PublicArticle[]
-  /** Matching articles, exact up to MAX_PAGE_WINDOW and capped at it beyond (see cappedCount()). */
+  /** Matching articles, exact up to MAX_PAGE_WINDOW and capped at it beyond (see count()). */
   total: number
   pageNum: number
   pageSize: number
+  /** When the list last changed: an article write, a nickname, or a scheduled one falling due. */
+  lastModified: Date
+}
+
+type ArticleRow = {
+  slug: string
+  title: string
+  summary: string
+  category: ArticleCategory
+  cover_url: string | null
+  author_name: string | null
+  published_at: Date | string
+  updated_at: Date | string
+  content?: string
+  version?: string | number
+}
+
+type CountRow = {
+  total: string | number
+  version: string | number
+  changed_at: Date | string
+  last_due: Date | string | null
+  next_due: Date | string | null
 }
 
 /** The only columns ever read; `content` is added for the detail. */
-const LIST_COLUMNS = [
-  'articles.slug',
-  'articles.title',
-  'articles.summary',
-  'articles.category',
-  'articles.cover_url',
-  'articles.published_at',
-  'articles.updated_at',
-]
+const COLUMNS = `a.slug, a.title, a.summary, a.category, a.cover_url, u.nickname AS author_name,
+       a.published_at, a.updated_at`
+const VERSION = '(SELECT version FROM articles_version WHERE id = 1)'
+/** The domain rule: published, and the publication time has come (scheduled ones stay hidden). */
+const VISIBLE = `a.status = 'published' AND a.published_at <= ?`
+
+/**
+ * Read side of the public article module, on the public module's own connection (config/database.ts).
+ * Plain rows, no model hydration; the SQL texts are fixed per filter combination and sent as
+ * prepared statements (#services/prepared_query). The domain rule lives in VISIBLE, which every
+ * query starts from, so no caller input can widen it. Database errors are not caught: they reach
+ * the exception handler (5xx), never an empty page.
+ */
+export class ArticleQueryService {
+  async list(filters: ArticleListFilters): Promise<ArticlePage> {
+    const pageNum = filters.pageNum ?? 1
+    const pageSize = filters.pageSize ?? PAGE_SIZE_DEFAULT
+    const direction = filters.sort === 'oldest' ? 'ASC' : 'DESC'
+    const now = Date.now()
+    const where = this.where(filters)
+    const bindings = [this.timestamp(now), ...where.bindings]
+
+    // The tie-breaker on id keeps the order total, so pages never overlap or skip rows that share
+    // a published_at. Both keys follow articles_public_list_index (status, published_at, id).
+    // The articles version comes in the same statement: it says whether the cached count holds.
+    const rows = await preparedQuery<ArticleRow>(
+      `SELECT ${COLUMNS}, ${VERSION} AS version
+         FROM articles a LEFT JOIN users u ON u.id = a.author_id
+        WHERE ${VISIBLE}${where.sql}
+        ORDER BY a.published_at ${direction}, a.id ${direction}
+        LIMIT ? OFFSET ?`,
+      [...bindings, pageSize, (pageNum - 1) * pageSize],
+      { client: this.client(), named: !filters.keyword }
+    )
+
+    // An empty page carries no version: count afresh (it is either a tiny result or past the end).
+    const version = rows.length ? Number(rows[0].version) : null
+    const counted = await this.count(filters, where, bindings, now, version)
+    return {
+      rows: rows.map((row) => this.toPublic(row)),
+      total: counted.total,
+      pageNum,
+      pageSize,
+      lastModified: counted.lastModified,
+    }
+  }
+
+  async findBySlug(slug: string): Promise<PublicArticleDetail | null> {
+    const [row] = await preparedQuery<ArticleRow>(
+      `SELECT ${COLUMNS}, a.content
+         FROM articles a LEFT JOIN users u ON u.id = a.author_id
+        WHERE ${VISIBLE} AND a.slug = ?`,
+      [this.timestamp(Date.now()), slug],
+      { client: this.client() }
+    )
+    return row ? { ...this.toPublic(row), content: row.content! } : null
+  }
+
+  /**
+   * Counts at most MAX_PAGE_WINDOW matches: no page beyond that window can be requested, so an
+   * exact count of a million rows would buy the client nothing and cost a scan. Unfiltered, the
+   * inner query walks the list index in its own order (an index-only scan of its first entries).
+   *
+   * The count is cached per filters and articles version (bumped by triggers on every article
+   * write, raw SQL included), and only until the next scheduled article falls due: the visible set
+   * changes then without any write. The same statement returns the version it counted at, which
+   * is the key it is cached under, so a count is never served for another state of the table.
+   */
+  protected async count(
+    filters: ArticleListFilters,
+    where: { sql: string; bindings: unknown[] },
+    bindings: unknown[],
+    now: number,
+    version: number | null
+  ) {
+    const key = `${filters.category ?? ''}\u0000${filters.keyword ?? ''}`
+    const hit = counts.get(key)
+    if (hit && hit.version === version && now < hit.validUntil) return hit
+
+    const order = where.sql ? '' : 'ORDER BY a.published_at DESC, a.id DESC'
+    const [row] = await preparedQuery<CountRow>(
+      `SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM articles a
+                WHERE ${VISIBLE}${where.sql} ${order} LIMIT ${MAX_PAGE_WINDOW}) capped) AS total,
+              v.version, v.changed_at,
+              (SELECT MAX(a.published_at) FROM articles a WHERE ${VISIBLE}) AS last_due,
+              (SELECT MIN(a.published_at) FROM articles a
+                WHERE a.status = 'published' AND a.published_at > ?) AS next_due
+         FROM articles_version v WHERE v.id = 1`,
+      [...bindings, bindings[0], bindings[0]],
+      { client: this.client(), named: !filters.keyword }
+    )
+    const lastDue = row.last_due === null ? 0 : this.toDate(row.last_due).getTime()
+    const entry = {
+      version: Number(row.version),
+      total: Number(row.total),
+      validUntil: row.next_due === null ? Infinity : this.toDate(row.next_due).getTime(),
+      lastModified: new Date(Math.max(this.toDate(row.changed_at).getTime(), lastDue)),
+    }
+    if (counts.size >= MAX_CACHED_COUNTS) counts.clear()
+    counts.set(key, entry)
+    return entry
+  }
+
+  protected where(filters: ArticleListFilters) {
+    let sql = ''
+    const bindings: unknown[] = []
+    if (filters.category) {
+      sql += ' AND a.category = ?'
+      bindings.push(filters.category)
+    }
+    if (filters.keyword) {
+      // PostgreSQL: ILIKE (case-insensitive, Unicode aware), served by the trigram indexes.
+      // SQLite: LIKE is case-insensitive for ASCII. ESCAPE is explicit so the escaping means
+      // the same on both.
+      const operator = this.isPostgres() ? 'ILIKE' : 'LIKE'
+      sql += ` AND (a.title ${operator} ? ESCAPE '\\' OR a.summary ${operator} ? ESCAPE '\\')`
+      const pattern = containsPattern(filters.keyword)
+      bindings.push(pattern, pattern)
+    }
+    return { sql, bindings }
+  }
+
+  protected client() {
+    return db.connection(PUBLIC_CONNECTION)
+  }
+
+  protected isPostgres() {
+    return this.client().dialect.name === 'postgres'
+  }
+
+  /**
+   * A time as the connection stores dates: SQLite keeps 'yyyy-MM-dd HH:mm:ss' text in UTC
+   * (compared as text), PostgreSQL a timestamptz.
+   */
+  protected timestamp(ms: number) {
+    const iso = new Date(ms).toISOString()
+    return this.isPostgres() ? iso : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`
+  }
+
+  /** pg gives Date objects; SQLite the stored text, UTC without a zone. */
+  protected toDate(value: Date | string): Date {
+    if (value instanceof Date) return value
+    return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`)
+  }
+
+  protected toPublic(row: ArticleRow): PublicArticle {
+    return {
+      slug: row.slug,
+      title: row.title,
+      summary: row.summary,
+      category: row.category,
+      coverUrl: row.cover_url,
+      authorName: row.author_name ?? null,
+      publishedAt: this.toDate(row.published_at).toISOString(),
+      updatedAt: this.toDate(row.updated_at).toISOString(),
+    }
+  }
+}
 
 /** LIKE pattern for a user's keyword: %, _ and the escape character itself match literally. */
 function containsPattern(keyword: string) {
   return `%${keyword.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
 }
 
-/**
- * Read side of the public article module. The domain rule "shown = published and already due" lives
- * in visible(), which every query starts from, so no caller input can widen it. Database errors are
- * not caught: they reach the exception handler (5xx), never an empty page.
- */
-export class ArticleQueryService {
-  async list(filters: ArticleListFilters): Promise<ArticlePage> {
-    const pageNum = filters.pageNum ?? 1
-    const pageSize = filters.pageSize ?? PAGE_SIZE_DEFAULT
-    const direction = filters.sort === 'oldest' ? 'asc' : 'desc'
-    const now = this.now()
+/** Cached counts by filters; bounded (keywords are caller-chosen), cleared when full. */
+const counts = new Map<
+  string,
+  { version: number; total: number; validUntil: number; lastModified: Date }
+>()
+const MAX_CACHED_COUNTS = 1000
 
-    // The tie-breaker on id keeps the order total, so pages never overlap or skip rows that share
-    // a published_at. Both keys follow articles_public_list_index (status, published_at, id).
-    const pageQuery = this.filtered(this.visible(Article.query(), now), filters)
-      .select(LIST_COLUMNS)
-      .select('users.nickname as author_name')
-      .leftJoin('users', 'users.id', 'articles.author_id')
-      .orderBy('articles.published_at', direction)
-      .orderBy('articles.id', direction)
-      .offset((pageNum - 1) * pageSize)
-      .limit(pageSize)
-
-    const [rows, total] = await Promise.all([pageQuery, this.cappedCount(now, filters)])
-    return { rows: rows.map((row) => this.toPublic(row)), total, pageNum, pageSize }
-  }
-
-  async findBySlug(slug: string): Promise<PublicArticleDetail | null> {
-    const row = await this.visible(Article.query(), this.now())
-      .select([...LIST_COLUMNS, 'articles.content'])
-      .select('users.nickname as author_name')
-      .leftJoin('users', 'users.id', 'articles.author_id')
-      .where('articles.slug', slug)
-      .first()
-    return row ? { ...this.toPublic(row), content: row.content } : null
-  }
-
-  /**
-   * Counts at most MAX_PAGE_WINDOW matches. No page beyond that window can be requested, so an
-   * exact count of a million rows would buy the client nothing and cost a scan per request; the
-   * inner LIMIT lets the database stop at the cap.
-   */
-  protected async cappedCount(now: string, filters: ArticleListFilters) {
-    const matches = this.filtered(this.visible(db.from('articles'), now), filters)
-      .select(db.raw('1'))
-      .limit(MAX_PAGE_WINDOW)
-      .as('capped')
-    // Unfiltered, walking the list index in its own order makes this an index-only scan of its
-    // first entries (measured on PostgreSQL: 64 index pages for 10,000 rows, whatever the table
-    // size or how drafts are spread in the heap). With filters, the planner's own choice (often a
-    // scan that stops at the limit) was faster than a forced ordered walk, so it is left free.
-    if (!filters.category && !filters.keyword) {
-      matches.orderBy('articles.published_at', 'desc').orderBy('articles.id', 'desc')
-    }
-    const [row] = await db.from(matches).count('* as total')
-    return Number(row.total)
-  }
-
-  /** The domain rule: published, and the publication time has come (scheduled ones stay hidden). */
-  protected visible<Query extends ChainableContract>(query: Query, now: string): Query {
-    return query.where('articles.status', 'published').where('articles.published_at', '<=', now)
-  }
-
-  protected filtered<Query extends ChainableContract>(query: Query, filters: ArticleListFilters) {
-    if (filters.category) query.where('articles.category', filters.category)
-    if (filters.keyword) {
-      const pattern = containsPattern(filters.keyword)
-      // PostgreSQL: ILIKE (case-insensitive, Unicode aware). SQLite: LIKE is case-insensitive
-      // for ASCII. ESCAPE is explicit so the escaping above means the same on both.
-      const operator = this.isPostgres() ? 'ILIKE' : 'LIKE'
-      query.where((match) =>
-        match
-          .whereRaw(`articles.title ${operator} ? ESCAPE '\\'`, [pattern])
-          .orWhereRaw(`articles.summary ${operator} ? ESCAPE '\\'`, [pattern])
-      )
-    }
-    return query
-  }
-
-  /**
-   * "Now" as the connection stores dates: SQLite keeps 'yyyy-MM-dd HH:mm:ss' text (compared as
-   * text), PostgreSQL a timestamptz. Binding a JS Date would compare wrongly on SQLite.
-   */
-  protected now() {
-    return DateTime.utc().toFormat(db.connection().dialect.dateTimeFormat)
-  }
-
-  protected isPostgres() {
-    return db.connection().dialect.name === 'postgres'
-  }
-
-  protected toPublic(row: Article): PublicArticle {
-    return {
-      slug: row.slug,
-      title: row.title,
-      summary: row.summary,
-      category: row.category,
-      coverUrl: row.coverUrl,
-      authorName: row.$extras.author_name ?? null,
-      publishedAt: row.publishedAt!,
-      updatedAt: row.updatedAt,
-    }
-  }
+/** Forgets cached counts (tests: a rolled-back transaction rewinds the version). */
+export function forgetCounts() {
+  counts.clear()
 }
 
 export default new ArticleQueryService()

@@ -15,6 +15,12 @@ export const PAGE_SIZE_MAX = 50
  */
 export const MAX_PAGE_WINDOW = 10_000
 export const KEYWORD_MAX_LENGTH = 100
+/**
+ * A trigram index finds a `%keyword%` only when the keyword holds a whole trigram (3 characters);
+ * a shorter one would make PostgreSQL read the whole index. Known cost: two-character CJK words
+ * are refused (docs/public-modules.md, "Keyword search").
+ */
+export const KEYWORD_MIN_LENGTH = 3
 /** The articles.slug column is varchar(160): a longer slug cannot exist. */
 export const SLUG_MAX_LENGTH = 160
 export const ARTICLE_SORTS = ['newest', 'oldest'] as const
@@ -73,7 +79,14 @@ export const listArticlesValidator = vine.create({
     .withoutDecimals()
     .range([1, PAGE_SIZE_MAX])
     .optional(),
-  keyword: vine.string().trim().maxLength(KEYWORD_MAX_LENGTH).optional(),
+  keyword: vine
+    .string()
+    .trim()
+    .minLength(KEYWORD_MIN_LENGTH)
+    .maxLength(KEYWORD_MAX_LENGTH)
+    // Blank or whitespace-only: no filter, as before there was a minimum length.
+    .parse((value: unknown) => (typeof value === 'string' && !value.trim() ? undefined : value))
+    .optional(),
   category: vine.enum(ARTICLE_CATEGORIES).parse(blankToUndefined).optional(),
   sort: vine.enum(ARTICLE_SORTS).parse(blankToUndefined).optional(),
 })

@@ -1,0 +1,19 @@
+/*
+| HTTP throttles (@adonisjs/limiter). Login and captcha limits live in app/auth/login_limiter.ts,
+| where their keys depend on the account and the attempt's outcome.
+*/
+import limiter from '@adonisjs/limiter/services/main'
+import env from '#start/env'
+
+/**
+ * Keyword searches on the public list, per client address: each costs an index lookup (or a scan
+ * on SQLite), unlike the cached unfiltered pages. Requests without a keyword are not counted.
+ */
+export const publicSearchThrottle = limiter.define('public_search', (ctx) => {
+  const keyword = ctx.request.qs().keyword
+  if (typeof keyword !== 'string' || !keyword.trim()) return limiter.noLimit()
+  return limiter
+    .allowRequests(env.get('LIMIT_SEARCH_PER_MINUTE', 60))
+    .every('1 minute')
+    .usingKey(`search_ip_${ctx.request.ip()}`)
+})

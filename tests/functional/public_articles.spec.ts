@@ -1,6 +1,7 @@
 import { test } from '@japa/runner'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
+import env from '#start/env'
 import Article from '#models/article'
 import User from '#models/user'
 import { ArticleFactory } from '#database/factories/article_factory'
@@ -500,5 +501,29 @@ test.group('Public articles: data store failures', (group) => {
     } finally {
       await db.rawQuery('ALTER TABLE articles_moved_away RENAME TO articles')
     }
+  })
+})
+
+test.group('Public articles: keyword search throttle', (group) => {
+  withRealCommits(group)
+
+  test('keyword searches are limited per address; plain pages are not counted', async ({
+    client,
+    assert,
+  }) => {
+    const limit = env.get('LIMIT_SEARCH_PER_MINUTE', 60)
+    for (let i = 0; i < limit; i++) {
+      const response = await client.get('/api/articles').qs({ keyword: `term${i}` })
+      response.assertStatus(200)
+    }
+    const refused = await client.get('/api/articles').qs({ keyword: 'one more' })
+    refused.assertStatus(429)
+    assert.deepEqual(refused.body(), {
+      errors: [{ code: 'E_TOO_MANY_REQUESTS', message: 'Too many requests, try again later' }],
+    })
+    assert.isAbove(Number(refused.header('retry-after')), 0)
+    // Browsing without a keyword (cached counts, index walk) stays open.
+    ;(await client.get('/api/articles')).assertStatus(200)
+    ;(await client.get('/api/articles').qs({ keyword: '   ' })).assertStatus(200)
   })
 })

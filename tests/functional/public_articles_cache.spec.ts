@@ -98,7 +98,7 @@ test.group('Public articles: the list count cache follows every change', (group)
     assert.equal(after.body().data[0].slug, 'falls-due')
     // The list's Last-Modified moved to the moment it fell due.
     assert.equal(
-      new Date(after.header('last-modified')).getTime(),
+      new Date(after.header('last-modified')!).getTime(),
       due.toMillis(),
       'Last-Modified is when the article fell due'
     )
@@ -128,7 +128,7 @@ test.group('Public articles: list validators and 304', (group) => {
     await ArticleFactory.createMany(2)
     const first = await client.get('/api/articles').qs({ pageSize: 5 })
     first.assertStatus(200)
-    const etag = first.header('etag')
+    const etag = first.header('etag')!
     assert.match(etag, /^"[A-Za-z0-9_-]{43}"$/)
     assert.equal(first.header('cache-control'), 'public, max-age=30')
 
@@ -161,7 +161,7 @@ test.group('Public articles: list validators and 304', (group) => {
   }) => {
     await ArticleFactory.createMany(2)
     const first = await client.get('/api/articles')
-    const lastModified = first.header('last-modified')
+    const lastModified = first.header('last-modified')!
     assert.isFalse(Number.isNaN(Date.parse(lastModified)))
     assert.isAtMost(Date.parse(lastModified), Date.now())
 
@@ -174,6 +174,6 @@ test.group('Public articles: list validators and 304', (group) => {
     await db.from('articles').update({ title: 'Edited by SQL' })
     const edited = await client.get('/api/articles').header('If-Modified-Since', lastModified)
     edited.assertStatus(200)
-    assert.isAbove(Date.parse(edited.header('last-modified')), Date.parse(lastModified))
+    assert.isAbove(Date.parse(edited.header('last-modified')!), Date.parse(lastModified))
   })
 })

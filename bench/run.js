@@ -86,6 +86,7 @@ const appEnv = {
   DB_QUERY_EVENTS: 'true',
   // The captcha scenario measures generation, not the per-IP limit.
   LIMIT_CAPTCHA_PER_MINUTE: '1000000000',
+  LIMIT_SEARCH_PER_MINUTE: '1000000000',
   ADMIN_ACCOUNT: 'admin',
   ADMIN_PASSWORD,
 }
@@ -408,10 +409,50 @@ if (LARGE > SMALL) ace('articles:load', `--count=${LARGE - SMALL}`)
 results.largeLoadSeconds = Math.round((Date.now() - loadStarted) / 100) / 10
 scenarios[`articles page 1 @${LARGE}`] = scenarios['articles page 1 @10k']
 scenarios[`articles deep page @${LARGE}`] = scenarios['articles deep page @10k']
+// A keyword no title or summary contains: without an index, a scan of every row.
+scenarios[`keyword, no match @${LARGE}`] = { path: '/api/articles?keyword=zqxjvw' }
+// Every loaded title contains "article": the walk in list order stops at the first page.
+scenarios[`keyword, every row @${LARGE}`] = { path: '/api/articles?keyword=article' }
 results.large = await measure(
-  ['health', `articles page 1 @${LARGE}`, `articles deep page @${LARGE}`],
+  [
+    'health',
+    `articles page 1 @${LARGE}`,
+    `articles deep page @${LARGE}`,
+    `keyword, no match @${LARGE}`,
+    `keyword, every row @${LARGE}`,
+    'me (20 roles / 500 menus)',
+  ],
   `@${LARGE}`
 )
+
+// Isolation: /me measured while 12 anonymous connections search with varying keywords (some
+// matching nothing, some a few rows, some every row), against /me alone in the same phase.
+{
+  log('isolation: /me while 12 connections run keyword searches')
+  const keywords = ['zqxjvw', 'article', 'summary of', 'qqqzzz', 'e 4711', '98765', 'xkcdx']
+  const searches = Array.from({ length: 21 }, (_, i) => ({
+    method: 'GET',
+    path: `/api/articles?keyword=${encodeURIComponent(keywords[i % keywords.length])}${i % 3 ? '' : '&pageNum=3'}`,
+  }))
+  const background = runLoadAsync(
+    { path: '/api/articles', connections: 12, requests: searches },
+    DURATION + 2
+  )
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  const me = runLoad(scenarios['me (20 roles / 500 menus)'])
+  const searched = await background
+  const alone = results.large['me (20 roles / 500 menus)']
+  results.isolation = {
+    meP99Alone: alone.p99,
+    meP99WithSearches: me.p99,
+    meRequestsPerSecond: Math.round(me.requestsPerSecond),
+    searchesPerSecond: Math.round(searched.requestsPerSecond),
+    searchP50: searched.p50,
+    searchP99: searched.p99,
+    searchNon2xx: searched.non2xx,
+    searchErrors: searched.errors,
+  }
+}
 
 log(`mixed run (RSS soak), ${MIXED} s`)
 // RSS is sampled while the load runs: after the first minute and at the end (no growth wanted).
@@ -427,6 +468,7 @@ const mixed = await runLoadAsync(
       { method: 'GET', path: '/api/auth/me', headers: auth(bigToken) },
       { method: 'GET', path: '/api/articles?pageNum=1&pageSize=10' },
       { method: 'GET', path: `/api/articles/${firstSlug}` },
+      { method: 'GET', path: '/api/articles?keyword=zqxjvw' },
       { method: 'GET', path: '/api/admin/users?pageSize=20', headers: auth(superToken) },
       { method: 'GET', path: '/api/health' },
     ],
@@ -474,6 +516,14 @@ results.targets = [
   [
     `list page 1 p50 @${LARGE} vs @${SMALL}`,
     `${l[`articles page 1 @${LARGE}`].p50} ms vs ${s['articles page 1 @10k'].p50} ms (target <= 2x)`,
+  ],
+  [
+    `keyword search, no match @${LARGE}, p50`,
+    `${l[`keyword, no match @${LARGE}`].p50} ms (target <= 20 ms); every row matching: ${l[`keyword, every row @${LARGE}`].p50} ms`,
+  ],
+  [
+    '/me p99 while 12 connections search vs alone',
+    `${results.isolation.meP99WithSearches} ms vs ${results.isolation.meP99Alone} ms (target <= 2x); searches meanwhile: ${results.isolation.searchesPerSecond} req/s, p99 ${results.isolation.searchP99} ms, ${results.isolation.searchNon2xx} non-2xx`,
   ],
   ['captcha generation (in-process)', results.captchaGeneration],
   ['captcha payload', `${results.captchaPayloadBytes} bytes (target <= 25600)`],

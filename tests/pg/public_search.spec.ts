@@ -59,13 +59,14 @@ test.group('Public keyword search on PostgreSQL', (group) => {
     await db.rawQuery('ANALYZE articles')
 
     const queries = await captureQueries(async () => {
-      const response = await client.get('/api/articles').qs({ keyword: 'zqxjvw' })
+      // Page 2 of no match: an empty page past the start, so the total is counted too.
+      const response = await client.get('/api/articles').qs({ keyword: 'zqxjvw', pageNum: 2 })
       response.assertStatus(200)
       assert.deepEqual(response.body().data, [])
       assert.equal(response.body().meta.total, 0)
     })
     const searches = queries.filter((query) => query.sql.includes('ILIKE'))
-    // The page (empty, so no version to check a cached count against) and the count.
+    // The page and the count.
     assert.lengthOf(searches, 2, queries.map((query) => query.sql).join('\n'))
     for (const search of searches) {
       const plan = await explain(search)

@@ -46,13 +46,13 @@ type ArticleRow = {
   published_at: Date | string
   updated_at: Date | string
   content?: string
-  version?: string | number
 }
 
-type CountRow = {
-  total: string | number
-  version: string | number
-  changed_at: Date | string
+/** The last row of the list statement: when the list changed, and when it will next. */
+type MetaRow = {
+  is_meta: number
+  version: string | number | null
+  changed_at: Date | string | null
   last_due: Date | string | null
   next_due: Date | string | null
 }
@@ -60,7 +60,6 @@ type CountRow = {
 /** The only columns ever read; `content` is added for the detail. */
 const COLUMNS = `a.slug, a.title, a.summary, a.category, a.cover_url, u.nickname AS author_name,
        a.published_at, a.updated_at`
-const VERSION = '(SELECT version FROM articles_version WHERE id = 1)'
 /** The domain rule: published, and the publication time has come (scheduled ones stay hidden). */
 const VISIBLE = `a.status = 'published' AND a.published_at <= ?`
 
@@ -80,28 +79,50 @@ export class ArticleQueryService {
     const where = this.where(filters)
     const bindings = [this.timestamp(now), ...where.bindings]
 
-    // The tie-breaker on id keeps the order total, so pages never overlap or skip rows that share
-    // a published_at. Both keys follow articles_public_list_index (status, published_at, id).
-    // The articles version comes in the same statement: it says whether the cached count holds.
-    const rows = await preparedQuery<ArticleRow>(
-      `SELECT ${COLUMNS}, ${VERSION} AS version
-         FROM articles a LEFT JOIN users u ON u.id = a.author_id
-        WHERE ${VISIBLE}${where.sql}
-        ORDER BY a.published_at ${direction}, a.id ${direction}
-        LIMIT ? OFFSET ?`,
-      [...bindings, pageSize, (pageNum - 1) * pageSize],
+    const offset = (pageNum - 1) * pageSize
+
+    // One statement: the page, then one more row (is_meta = 1) with the articles version, when
+    // the list last changed, and when the next scheduled article falls due. The tie-breaker on id
+    // keeps the order total, so pages never overlap or skip rows sharing a published_at; both keys
+    // follow articles_public_list_index (status, published_at, id).
+    const result = await preparedQuery<ArticleRow & MetaRow>(
+      `SELECT p.* FROM (
+         SELECT ${COLUMNS}, a.id, 0 AS is_meta, CAST(NULL AS BIGINT) AS version,
+                CAST(NULL AS ${this.timestampType()}) AS changed_at,
+                CAST(NULL AS ${this.timestampType()}) AS last_due,
+                CAST(NULL AS ${this.timestampType()}) AS next_due
+           FROM articles a LEFT JOIN users u ON u.id = a.author_id
+          WHERE ${VISIBLE}${where.sql}
+          ORDER BY a.published_at ${direction}, a.id ${direction}
+          LIMIT ? OFFSET ?) p
+       UNION ALL
+       SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1, v.version, v.changed_at,
+              (SELECT MAX(a.published_at) FROM articles a WHERE ${VISIBLE}),
+              (SELECT MIN(a.published_at) FROM articles a
+                WHERE a.status = 'published' AND a.published_at > ?)
+         FROM articles_version v WHERE v.id = 1
+       ORDER BY is_meta, published_at ${direction}, id ${direction}`,
+      [...bindings, pageSize, offset, bindings[0], bindings[0]],
       { client: this.client(), named: !filters.keyword }
     )
+    const meta = result[result.length - 1]
+    const rows = result.slice(0, -1)
+    const version = Number(meta.version)
+    const validUntil = meta.next_due === null ? Infinity : this.toDate(meta.next_due).getTime()
+    const lastDue = meta.last_due === null ? 0 : this.toDate(meta.last_due).getTime()
 
-    // An empty page carries no version: count afresh (it is either a tiny result or past the end).
-    const version = rows.length ? Number(rows[0].version) : null
-    const counted = await this.count(filters, where, bindings, now, version)
+    // A short page that is not past the end holds the last matches: the total is exact without
+    // counting. Otherwise the cached count for this version, or a count.
+    const total =
+      rows.length < pageSize && (rows.length > 0 || offset === 0)
+        ? offset + rows.length
+        : await this.count(filters, where.sql, bindings, now, version, validUntil)
     return {
       rows: rows.map((row) => this.toPublic(row)),
-      total: counted.total,
+      total,
       pageNum,
       pageSize,
-      lastModified: counted.lastModified,
+      lastModified: new Date(Math.max(this.toDate(meta.changed_at!).getTime(), lastDue)),
     }
   }
 
@@ -123,42 +144,38 @@ export class ArticleQueryService {
    *
    * The count is cached per filters and articles version (bumped by triggers on every article
    * write, raw SQL included), and only until the next scheduled article falls due: the visible set
-   * changes then without any write. The same statement returns the version it counted at, which
+   * changes then without any write. The count statement returns the version it counted at, which
    * is the key it is cached under, so a count is never served for another state of the table.
    */
   protected async count(
     filters: ArticleListFilters,
-    where: { sql: string; bindings: unknown[] },
+    where: string,
     bindings: unknown[],
     now: number,
-    version: number | null
+    version: number,
+    validUntil: number
   ) {
     const key = `${filters.category ?? ''}\u0000${filters.keyword ?? ''}`
     const hit = counts.get(key)
-    if (hit && hit.version === version && now < hit.validUntil) return hit
+    if (hit && hit.version === version && now < hit.validUntil) return hit.total
 
-    const order = where.sql ? '' : 'ORDER BY a.published_at DESC, a.id DESC'
-    const [row] = await preparedQuery<CountRow>(
+    const order = where ? '' : 'ORDER BY a.published_at DESC, a.id DESC'
+    const [row] = await preparedQuery<{ total: string | number; version: string | number }>(
       `SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM articles a
-                WHERE ${VISIBLE}${where.sql} ${order} LIMIT ${MAX_PAGE_WINDOW}) capped) AS total,
-              v.version, v.changed_at,
-              (SELECT MAX(a.published_at) FROM articles a WHERE ${VISIBLE}) AS last_due,
-              (SELECT MIN(a.published_at) FROM articles a
-                WHERE a.status = 'published' AND a.published_at > ?) AS next_due
+                WHERE ${VISIBLE}${where} ${order} LIMIT ${MAX_PAGE_WINDOW}) capped) AS total,
+              v.version
          FROM articles_version v WHERE v.id = 1`,
-      [...bindings, bindings[0], bindings[0]],
+      bindings,
       { client: this.client(), named: !filters.keyword }
     )
-    const lastDue = row.last_due === null ? 0 : this.toDate(row.last_due).getTime()
-    const entry = {
-      version: Number(row.version),
-      total: Number(row.total),
-      validUntil: row.next_due === null ? Infinity : this.toDate(row.next_due).getTime(),
-      lastModified: new Date(Math.max(this.toDate(row.changed_at).getTime(), lastDue)),
+    const total = Number(row.total)
+    // Counted at another version than the page saw: correct for this request's purpose (a total),
+    // but cached only if the version is the page's, whose next due time is known.
+    if (Number(row.version) === version) {
+      if (counts.size >= MAX_CACHED_COUNTS) counts.clear()
+      counts.set(key, { version, total, validUntil })
     }
-    if (counts.size >= MAX_CACHED_COUNTS) counts.clear()
-    counts.set(key, entry)
-    return entry
+    return total
   }
 
   protected where(filters: ArticleListFilters) {
@@ -182,6 +199,10 @@ export class ArticleQueryService {
 
   protected client() {
     return db.connection(PUBLIC_CONNECTION)
+  }
+
+  protected timestampType() {
+    return this.isPostgres() ? 'TIMESTAMPTZ' : 'TEXT'
   }
 
   protected isPostgres() {
@@ -223,10 +244,7 @@ function containsPattern(keyword: string) {
 }
 
 /** Cached counts by filters; bounded (keywords are caller-chosen), cleared when full. */
-const counts = new Map<
-  string,
-  { version: number; total: number; validUntil: number; lastModified: Date }
->()
+const counts = new Map<string, { version: number; total: number; validUntil: number }>()
 const MAX_CACHED_COUNTS = 1000
 
 /** Forgets cached counts (tests: a rolled-back transaction rewinds the version). */

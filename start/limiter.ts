@@ -8,6 +8,11 @@ import env from '#start/env'
 /**
  * Keyword searches on the public list, per client address: each costs an index lookup (or a scan
  * on SQLite), unlike the cached unfiltered pages. Requests without a keyword are not counted.
+ *
+ * Memory store, per instance, on purpose: this limit exists to keep load off the database, and a
+ * database counter would add a write to the main pool for every search. With N instances behind a
+ * load balancer an address gets at most N times the limit; login limits, which guard accounts,
+ * stay in the shared store (app/auth/login_limiter.ts).
  */
 export const publicSearchThrottle = limiter.define('public_search', (ctx) => {
   const keyword = ctx.request.qs().keyword
@@ -15,5 +20,6 @@ export const publicSearchThrottle = limiter.define('public_search', (ctx) => {
   return limiter
     .allowRequests(env.get('LIMIT_SEARCH_PER_MINUTE', 60))
     .every('1 minute')
+    .store('memory')
     .usingKey(`search_ip_${ctx.request.ip()}`)
 })

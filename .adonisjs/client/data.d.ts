@@ -6,10 +6,13 @@
 /// <reference path="./manifest.d.ts" />
 import type { InferData, InferVariants } from '@adonisjs/core/types/transformers'
 import type AdminArticleTransformer from '#transformers/admin/article_transformer'
+import type AdminLoginLogTransformer from '#transformers/admin/login_log_transformer'
 import type AdminMenuTransformer from '#transformers/admin/menu_transformer'
 import type AdminRoleTransformer from '#transformers/admin/role_transformer'
+import type AdminSessionTransformer from '#transformers/admin/session_transformer'
 import type AdminUserTransformer from '#transformers/admin/user_transformer'
 import type AuthCurrentUserTransformer from '#transformers/auth/current_user_transformer'
+import type AuthOwnSessionTransformer from '#transformers/auth/own_session_transformer'
 import type PublicArticleTransformer from '#transformers/public/article_transformer'
 
 export namespace Data {
@@ -18,6 +21,10 @@ export namespace Data {
     export namespace Article {
       export type Variants = InferVariants<AdminArticleTransformer>
     }
+    export type LoginLog = InferData<AdminLoginLogTransformer>
+    export namespace LoginLog {
+      export type Variants = InferVariants<AdminLoginLogTransformer>
+    }
     export type Menu = InferData<AdminMenuTransformer>
     export namespace Menu {
       export type Variants = InferVariants<AdminMenuTransformer>
@@ -25,6 +32,10 @@ export namespace Data {
     export type Role = InferData<AdminRoleTransformer>
     export namespace Role {
       export type Variants = InferVariants<AdminRoleTransformer>
+    }
+    export type Session = InferData<AdminSessionTransformer>
+    export namespace Session {
+      export type Variants = InferVariants<AdminSessionTransformer>
     }
     export type User = InferData<AdminUserTransformer>
     export namespace User {
@@ -35,6 +46,10 @@ export namespace Data {
     export type CurrentUser = InferData<AuthCurrentUserTransformer>
     export namespace CurrentUser {
       export type Variants = InferVariants<AuthCurrentUserTransformer>
+    }
+    export type OwnSession = InferData<AuthOwnSessionTransformer>
+    export namespace OwnSession {
+      export type Variants = InferVariants<AuthOwnSessionTransformer>
     }
   }
   export namespace Public {

@@ -6,13 +6,16 @@
 export const controllers = {
   admin: {
     Articles: () => import('#controllers/admin/articles_controller'),
+    LoginLogs: () => import('#controllers/admin/login_logs_controller'),
     Menus: () => import('#controllers/admin/menus_controller'),
     Roles: () => import('#controllers/admin/roles_controller'),
+    Sessions: () => import('#controllers/admin/sessions_controller'),
     Users: () => import('#controllers/admin/users_controller'),
   },
   auth: {
     Captcha: () => import('#controllers/auth/captcha_controller'),
     Me: () => import('#controllers/auth/me_controller'),
+    OwnSessions: () => import('#controllers/auth/own_sessions_controller'),
     Password: () => import('#controllers/auth/password_controller'),
     Session: () => import('#controllers/auth/session_controller'),
   },

@@ -10,6 +10,9 @@ export type ScannedRoutes = {
     'auth.login': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.password.update': { paramsTuple?: []; params?: {} }
+    'auth.logout': { paramsTuple?: []; params?: {} }
+    'auth.sessions.index': { paramsTuple?: []; params?: {} }
+    'auth.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
@@ -37,6 +40,9 @@ export type ScannedRoutes = {
     'admin.articles.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.publish': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.unpublish': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.sessions.index': { paramsTuple?: []; params?: {} }
+    'admin.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.login_logs.index': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
   }
@@ -44,6 +50,7 @@ export type ScannedRoutes = {
     'health': { paramsTuple?: []; params?: {} }
     'auth.captcha.show': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
+    'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
@@ -53,6 +60,8 @@ export type ScannedRoutes = {
     'admin.menus.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.index': { paramsTuple?: []; params?: {} }
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.sessions.index': { paramsTuple?: []; params?: {} }
+    'admin.login_logs.index': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
   }
@@ -60,6 +69,7 @@ export type ScannedRoutes = {
     'health': { paramsTuple?: []; params?: {} }
     'auth.captcha.show': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
+    'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
@@ -69,12 +79,15 @@ export type ScannedRoutes = {
     'admin.menus.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.index': { paramsTuple?: []; params?: {} }
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.sessions.index': { paramsTuple?: []; params?: {} }
+    'admin.login_logs.index': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
   }
   POST: {
     'auth.captcha.verify': { paramsTuple?: []; params?: {} }
     'auth.login': { paramsTuple?: []; params?: {} }
+    'auth.logout': { paramsTuple?: []; params?: {} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
     'admin.users.reset_password': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.unlock': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -94,10 +107,12 @@ export type ScannedRoutes = {
     'admin.articles.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
   DELETE: {
+    'auth.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.menus.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
 }
 declare module '@adonisjs/core/types/http' {

@@ -1,20 +1,23 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
 import adminAuthConfig from '#config/admin_auth'
 import { MAX_ID } from '#validators/admin/common'
+import { SESSION_ID } from '#auth/sessions'
 
-export type AdminTokenClaims = { userId: number; tokenVersion: number }
+export type AdminTokenClaims = { userId: number; tokenVersion: number; sessionId: string }
 
 const key = new TextEncoder().encode(adminAuthConfig.jwt.secret)
 const { issuer, audience, ttl } = adminAuthConfig.jwt
 
 /**
- * The admin JWT carries only the account id (`sub`) and the account's `tokenVersion`; roles,
- * menus and permissions are re-read from the database on every request.
+ * The admin JWT carries only the account id (`sub`), the account's `tokenVersion` and its session
+ * id (`jti`, app/auth/sessions.ts); roles, menus and permissions are re-read from the database on
+ * every request.
  */
-export async function signAdminToken(userId: number, tokenVersion: number) {
+export async function signAdminToken(userId: number, tokenVersion: number, sessionId: string) {
   const token = await new SignJWT({ tokenVersion })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(userId))
+    .setJti(sessionId)
     .setIssuer(issuer)
     .setAudience(audience)
     .setIssuedAt()
@@ -25,7 +28,7 @@ export async function signAdminToken(userId: number, tokenVersion: number) {
 
 /**
  * Verifies signature (HS256 only: `none`, RS*, ES* and friends are refused), `exp`, `iat`, `iss`
- * and `aud`, and the shape of `sub` and `tokenVersion`. Returns null for any invalid token.
+ * and `aud`, and the shape of `sub`, `jti` and `tokenVersion`. Returns null for any invalid token.
  * Header fields such as kid/jku/jwk are never used to pick a key.
  */
 export async function verifyAdminToken(token: string): Promise<AdminTokenClaims | null> {
@@ -35,7 +38,7 @@ export async function verifyAdminToken(token: string): Promise<AdminTokenClaims 
       issuer,
       audience,
       typ: 'JWT',
-      requiredClaims: ['sub', 'exp', 'iat', 'tokenVersion'],
+      requiredClaims: ['sub', 'exp', 'iat', 'jti', 'tokenVersion'],
       // A token older than its lifetime (or issued in the future) is refused whatever its `exp`
       // says; 5 s of tolerance for clocks of several instances.
       maxTokenAge: ttl,
@@ -53,7 +56,8 @@ export async function verifyAdminToken(token: string): Promise<AdminTokenClaims 
     ) {
       return null
     }
-    return { userId, tokenVersion }
+    if (typeof payload.jti !== 'string' || !SESSION_ID.test(payload.jti)) return null
+    return { userId, tokenVersion, sessionId: payload.jti }
   } catch (error) {
     if (error instanceof joseErrors.JOSEError) return null
     throw error

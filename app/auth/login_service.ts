@@ -6,6 +6,8 @@ import { signAdminToken } from '#auth/jwt'
 import { consumeCredential } from '#captcha/challenge_store'
 import { captchaTokenInvalid, invalidCredentials } from '#exceptions/api_exception'
 import { findDevice, issueDeviceToken, touchDevice } from '#auth/device_tokens'
+import { createSession } from '#auth/sessions'
+import { recordLogin } from '#auth/login_log'
 import {
   type LimitKey,
   accountKey,
@@ -33,17 +35,22 @@ type LoginInput = {
   captchaToken?: string
   deviceToken?: string
   ip: string
+  userAgent?: string
 }
 
-/** A refused (429) login is logged once per key per minute, so a flood does not flood the log. */
+/**
+ * A refused (429) login is logged, and written to the login log, once per key per minute: a flood
+ * of refused attempts must stay as cheap as the limiter makes it, not become a write per request.
+ */
 const throttleLogged = new Map<string, number>()
-function logThrottled(logger: Logger, keys: LimitKey[], account: string, ip: string) {
+async function logThrottled(logger: Logger, keys: LimitKey[], input: LoginInput) {
   const now = Date.now()
   const key = keys.map((limit) => limit.key).join('|')
   if ((throttleLogged.get(key) ?? 0) > now) return
   if (throttleLogged.size > 10_000) throttleLogged.clear()
   throttleLogged.set(key, now + 60_000)
-  logger.warn({ event: 'login.throttled', account, ip }, 'login throttled')
+  logger.warn({ event: 'login.throttled', account: input.account, ip: input.ip }, 'login throttled')
+  await recordLogin({ ...input, outcome: 'throttled' })
 }
 
 async function limited<T>(logger: Logger, keys: LimitKey[], input: LoginInput, work: () => T) {
@@ -51,7 +58,7 @@ async function limited<T>(logger: Logger, keys: LimitKey[], input: LoginInput, w
     return await work()
   } catch (error) {
     if ((error as { status?: number }).status === 429) {
-      logThrottled(logger, keys, input.account, input.ip)
+      await logThrottled(logger, keys, input)
     }
     throw error
   }
@@ -80,6 +87,7 @@ export async function login(input: LoginInput, logger: Logger) {
       await giveBack(reservation)
       await countFailure(ipKey(ip))
       logger.info({ event: 'login.failed', reason: 'captcha_token', account, ip }, 'login failed')
+      await recordLogin({ ...input, outcome: 'captcha_token_invalid' })
       throw captchaTokenInvalid()
     }
 
@@ -88,6 +96,15 @@ export async function login(input: LoginInput, logger: Logger) {
     if (!user || !passwordMatches || !user.isEnabled) {
       await settleFailure(reservation)
       logger.info({ event: 'login.failed', reason: 'credentials', account, ip }, 'login failed')
+      await recordLogin({
+        ...input,
+        userId: user?.id ?? null,
+        outcome: !user
+          ? 'unknown_account'
+          : !passwordMatches
+            ? 'wrong_password'
+            : 'account_disabled',
+      })
       throw invalidCredentials()
     }
 
@@ -99,12 +116,14 @@ export async function login(input: LoginInput, logger: Logger) {
     let deviceToken = input.deviceToken!
     if (device) await touchDevice(device)
     else deviceToken = await issueDeviceToken(user.id)
+    const sessionId = await createSession(user.id, input)
+    await recordLogin({ ...input, userId: user.id, outcome: 'succeeded' })
     logger.info(
       { event: 'login.succeeded', account, userId: user.id, ip, device: Boolean(device) },
       'login succeeded'
     )
     return {
-      body: { ...(await signAdminToken(user.id, user.tokenVersion)), deviceToken },
+      body: { ...(await signAdminToken(user.id, user.tokenVersion, sessionId)), deviceToken },
       // What the counted key has left after this success (a success gives its attempt back).
       rateLimit: { limit: counted.requests, remaining: counted.requests, resetIn: 0 },
     }

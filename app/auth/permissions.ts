@@ -33,6 +33,13 @@ export const PERMISSIONS = {
     delete: 'content:article:delete',
     publish: 'content:article:publish',
   },
+  session: {
+    list: 'monitor:online:list',
+    forceLogout: 'monitor:online:force-logout',
+  },
+  loginLog: {
+    list: 'monitor:login-log:list',
+  },
 } as const
 
 type Leaves<T> = T extends string ? T : { [K in keyof T]: Leaves<T[K]> }[keyof T]
@@ -57,6 +64,7 @@ const ACTION_NAMES: Record<string, string> = {
   'assign-menus': 'Assign menus',
   'unlock': 'Unlock',
   'publish': 'Publish',
+  'force-logout': 'Force logout',
 }
 
 export type MenuSeed = {
@@ -80,8 +88,8 @@ function buttons(group: Record<string, string>): MenuSeed[] {
 }
 
 /**
- * The base menu tree: System -> Users, Roles, Menus; Content -> Articles, each page with a button
- * node per permission code.
+ * The base menu tree: System -> Users, Roles, Menus; Content -> Articles; Monitor -> Online
+ * administrators, Login log; each page with a button node per permission code.
  */
 export const BASE_MENU_TREE: MenuSeed[] = [
   {
@@ -135,6 +143,33 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         icon: 'edit',
         sort: 1,
         children: buttons(PERMISSIONS.article),
+      },
+    ],
+  },
+  {
+    name: 'Monitor',
+    type: 'directory',
+    path: '/monitor',
+    icon: 'monitor',
+    sort: 3,
+    children: [
+      {
+        name: 'Online administrators',
+        type: 'menu',
+        path: 'online',
+        component: 'monitor/online/index',
+        icon: 'online',
+        sort: 1,
+        children: buttons(PERMISSIONS.session),
+      },
+      {
+        name: 'Login log',
+        type: 'menu',
+        path: 'login-logs',
+        component: 'monitor/login-log/index',
+        icon: 'logininfor',
+        sort: 2,
+        children: buttons(PERMISSIONS.loginLog),
       },
     ],
   },

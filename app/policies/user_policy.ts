@@ -38,6 +38,11 @@ export default class UserPolicy extends BasePolicy {
     return this.manage(principal, account)
   }
 
+  /** Ending one of the account's sessions (online administrators, force logout). */
+  forceLogout(principal: Principal, account: AccountHolding) {
+    return this.manage(principal, account)
+  }
+
   /** Replacing the role set: the account is managed by the caller, and what it gets is held. */
   assignRoles(principal: Principal, account: AccountHolding, added: readonly RoleGrant[]) {
     const target = this.manage(principal, account)

@@ -5,6 +5,7 @@ import User from '#models/user'
 import Role, { SUPER_ADMIN_ROLE } from '#models/role'
 import { assertPasswordPolicy } from '#services/password_policy'
 import { deviceIdsOf, revokeDevices } from '#auth/device_tokens'
+import { endSessionsOf } from '#auth/sessions'
 import { accountKey, deviceKey, unlockKeys } from '#auth/login_limiter'
 
 /** A random password that passes the policy: 18 characters from 13 random bytes. */
@@ -14,7 +15,7 @@ export function generatePassword() {
 
 /**
  * Sets a new password and increments tokenVersion in the same UPDATE, so every JWT issued before
- * is rejected on its next request; the account's device tokens end with it, and its login blocks
+ * is rejected on its next request; the account's sessions and device tokens end with it, and its login blocks
  * are cleared (a reset by an administrator is also an unlock). Used by `PUT /api/auth/password`,
  * the admin reset endpoint and `node ace user:reset-password`.
  */
@@ -28,6 +29,7 @@ export async function setPassword(user: User, password: string, field = 'passwor
     user.tokenVersion = user.tokenVersion + 1
     await user.save()
     await revokeDevices(user.id, trx)
+    await endSessionsOf(user.id, 'password_changed', trx)
   })
   await unlockKeys([accountKey(user.account), ...devices.map(deviceKey)])
   return user

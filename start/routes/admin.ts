@@ -14,6 +14,7 @@ import { controllers } from '#generated/controllers'
 import { middleware } from '#start/kernel'
 import { PERMISSIONS } from '#auth/permissions'
 import { forbidden } from '#exceptions/api_exception'
+import { SESSION_ID } from '#auth/sessions'
 
 export const ADMIN_PREFIX = '/api/admin'
 
@@ -37,8 +38,8 @@ async function requirePermissionDeclaration(ctx: HttpContext, next: NextFn) {
   return next()
 }
 
-const { user, role, menu, article } = PERMISSIONS
-const { Users, Roles, Menus, Articles } = controllers.admin
+const { user, role, menu, article, session, loginLog } = PERMISSIONS
+const { Users, Roles, Menus, Articles, Sessions, LoginLogs } = controllers.admin
 
 router
   .group(() => {
@@ -80,6 +81,14 @@ router
     router
       .post('articles/:id/unpublish', [Articles, 'unpublish'])
       .use(middleware.can(article.publish))
+
+    // Monitor
+    router.get('sessions', [Sessions, 'index']).use(middleware.can(session.list))
+    router
+      .delete('sessions/:id', [Sessions, 'destroy'])
+      .where('id', SESSION_ID)
+      .use(middleware.can(session.forceLogout))
+    router.get('login-logs', [LoginLogs, 'index']).use(middleware.can(loginLog.list))
   })
   .prefix(ADMIN_PREFIX)
   .as('admin')

@@ -15,6 +15,11 @@ router
       .group(() => {
         router.get('me', [controllers.auth.Me, 'show']).as('me')
         router.put('password', [controllers.auth.Password, 'update']).as('password.update')
+        router.post('logout', [controllers.auth.Session, 'destroy']).as('logout')
+        router.get('sessions', [controllers.auth.OwnSessions, 'index']).as('sessions.index')
+        router
+          .delete('sessions/:id', [controllers.auth.OwnSessions, 'destroy'])
+          .as('sessions.destroy')
       })
       .use(middleware.auth())
   })

@@ -37,7 +37,7 @@ test.group('Admin menus: tree, list, show', (group) => {
     const roots: TreeNode[] = response.body().data
     assert.deepEqual(
       roots.map((node) => node.name),
-      ['System', 'Content']
+      ['System', 'Content', 'Monitor']
     )
     assert.deepEqual(
       roots[0].children.map((node) => node.name),

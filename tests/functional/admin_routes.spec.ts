@@ -7,13 +7,21 @@ import type User from '#models/user'
 import type Role from '#models/role'
 import { ALL_PERMISSION_CODES, PERMISSIONS, isPermissionCode } from '#auth/permissions'
 import { isolate } from '#tests/helpers/database'
+import { createSession } from '#auth/sessions'
 import { ADMIN_PREFIX, declaresPermission } from '#start/routes/admin'
 import { RoleFactory } from '#database/factories/role_factory'
 import { MenuFactory } from '#database/factories/menu_factory'
 import { UserFactory, userWithPermissions } from '#database/factories/user_factory'
 
 /** `assignable`: the seeded assign-menus button, which the holder of that permission holds. */
-type Fixtures = { target: User; role: Role; leaf: Menu; article: Article; assignable: Menu }
+type Fixtures = {
+  target: User
+  role: Role
+  leaf: Menu
+  article: Article
+  assignable: Menu
+  session: string
+}
 type Row = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   pattern: string
@@ -24,7 +32,7 @@ type Row = {
   holds?: (f: Fixtures) => number[]
 }
 
-const { user, role, menu, article } = PERMISSIONS
+const { user, role, menu, article, session, loginLog } = PERMISSIONS
 const unique = () => Math.random().toString(36).slice(2, 10)
 
 /**
@@ -133,6 +141,9 @@ const ROUTES: Row[] = [
   { method: 'DELETE', pattern: '/articles/:article', code: article.delete, status: 204 },
   { method: 'POST', pattern: '/articles/:article/publish', code: article.publish, status: 200 },
   { method: 'POST', pattern: '/articles/:article/unpublish', code: article.publish, status: 200 },
+  { method: 'GET', pattern: '/sessions', code: session.list, status: 200 },
+  { method: 'DELETE', pattern: '/sessions/:session', code: session.forceLogout, status: 204 },
+  { method: 'GET', pattern: '/login-logs', code: loginLog.list, status: 200 },
 ]
 
 /** The registered pattern of a table row (`:target`, `:role`, ... are all `:id` in the router). */
@@ -152,7 +163,8 @@ async function fixtures(): Promise<Fixtures> {
     status: 'draft',
   })
   const assignable = await Menu.findByOrFail('permission', PERMISSIONS.role.assignMenus)
-  return { target, role: roleRow, leaf, article: articleRow, assignable }
+  const sessionId = await createSession(target.id, { ip: '127.0.0.1' })
+  return { target, role: roleRow, leaf, article: articleRow, assignable, session: sessionId }
 }
 
 function send(client: ApiClient, row: Row, f: Fixtures) {
@@ -161,6 +173,7 @@ function send(client: ApiClient, row: Row, f: Fixtures) {
     .replace(':role', String(f.role.id))
     .replace(':leaf', String(f.leaf.id))
     .replace(':article', String(f.article.id))
+    .replace(':session', f.session)
   const request = client.request(url, row.method)
   return row.body ? request.json(row.body(f)) : request
 }

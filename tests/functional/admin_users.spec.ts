@@ -1,10 +1,10 @@
+import { sessionToken } from '#tests/helpers/auth'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import User from '#models/user'
 import Article from '#models/article'
 import { PERMISSIONS } from '#auth/permissions'
-import { signAdminToken } from '#auth/jwt'
 import { isolate } from '#tests/helpers/database'
 import { RoleFactory } from '#database/factories/role_factory'
 import { TEST_PASSWORD, UserFactory, userWithPermissions } from '#database/factories/user_factory'
@@ -12,7 +12,7 @@ import { TEST_PASSWORD, UserFactory, userWithPermissions } from '#database/facto
 const { user: P } = PERMISSIONS
 const seededAdmin = () => User.findByOrFail('account', 'admin')
 const bearer = async (user: User) =>
-  `Bearer ${(await signAdminToken(user.id, user.tokenVersion)).token}`
+  `Bearer ${(await sessionToken(user.id, user.tokenVersion)).token}`
 
 test.group('Admin users: list and show', (group) => {
   isolate(group)

@@ -5,10 +5,9 @@ import type { ApiClient } from '@japa/api-client'
 import type User from '#models/user'
 import Menu from '#models/menu'
 import { PERMISSIONS } from '#auth/permissions'
-import { signAdminToken } from '#auth/jwt'
 import { loadAccessSnapshot } from '#auth/access_snapshot'
 import { isolate, withRealCommits } from '#tests/helpers/database'
-import { countQueries, userWithPermissions } from '#tests/helpers/auth'
+import { countQueries, userWithPermissions, sessionToken } from '#tests/helpers/auth'
 import { startAppProcess, readJson } from '#tests/helpers/app_process'
 import { roleWithPermissions } from '#database/factories/role_factory'
 
@@ -34,7 +33,7 @@ test.group('Access snapshot cache', (group) => {
     assert,
   }) => {
     const { user } = await userWithPermissions([P.user.list])
-    const { token } = await signAdminToken(user.id, user.tokenVersion)
+    const { token } = await sessionToken(user.id, user.tokenVersion)
     const get = () => countQueries(() => client.get('/api/auth/me').bearerToken(token))
 
     const first = await get()
@@ -165,7 +164,7 @@ test.group('Access snapshot cache: another process', (group) => {
     assert,
   }) => {
     const { user, role } = await userWithPermissions([P.user.list])
-    const { token } = await signAdminToken(user.id, user.tokenVersion)
+    const { token } = await sessionToken(user.id, user.tokenVersion)
     const instance = await startAppProcess({})
     try {
       const permissions = async () => {

@@ -22,7 +22,7 @@ const tokensLeft = async () => {
 test.group('Login', (group) => {
   withRealCommits(group)
 
-  test('account, password and a fresh credential give a JWT carrying only sub and tokenVersion', async ({
+  test('account, password and a fresh credential give a JWT carrying only sub, tokenVersion and its session', async ({
     client,
     assert,
     db: database,
@@ -46,9 +46,22 @@ test.group('Login', (group) => {
     assert.equal(response.header('cache-control'), 'no-store')
 
     const admin = await User.findByOrFail('account', ADMIN_ACCOUNT)
-    assert.deepEqual(await verifyAdminToken(data.token), { userId: admin.id, tokenVersion: 0 })
     const payload = JSON.parse(Buffer.from(data.token.split('.')[1], 'base64url').toString())
-    assert.sameMembers(Object.keys(payload), ['sub', 'tokenVersion', 'iss', 'aud', 'iat', 'exp'])
+    assert.deepEqual(await verifyAdminToken(data.token), {
+      userId: admin.id,
+      tokenVersion: 0,
+      sessionId: payload.jti,
+    })
+    assert.sameMembers(Object.keys(payload), [
+      'sub',
+      'tokenVersion',
+      'jti',
+      'iss',
+      'aud',
+      'iat',
+      'exp',
+    ])
+    await database.assertHas('admin_sessions', { id: payload.jti, user_id: admin.id }, 1)
     assert.isNotNull(admin.lastLoginAt)
     assert.equal(await tokensLeft(), 0, 'the credential is consumed')
 

@@ -3,9 +3,8 @@ import { spawnSync } from 'node:child_process'
 import app from '@adonisjs/core/services/app'
 import hash from '@adonisjs/core/services/hash'
 import User from '#models/user'
-import { signAdminToken } from '#auth/jwt'
 import { withRealCommits } from '#tests/helpers/database'
-import { TEST_PASSWORD, createAdmin, freshCredential } from '#tests/helpers/auth'
+import { TEST_PASSWORD, createAdmin, freshCredential, sessionToken } from '#tests/helpers/auth'
 
 const NEW_PASSWORD = 'A-Brand-New-Passphrase-7'
 
@@ -18,8 +17,8 @@ test.group('Password change and reset', (group) => {
     assert,
   }) => {
     const user = await createAdmin('changer')
-    const { token: older } = await signAdminToken(user.id, 0)
-    const { token: current } = await signAdminToken(user.id, 0)
+    const { token: older } = await sessionToken(user.id, 0)
+    const { token: current } = await sessionToken(user.id, 0)
 
     const response = await client
       .put('/api/auth/password')
@@ -109,7 +108,7 @@ test.group('Password reset: node ace user:reset-password', (group) => {
     assert,
   }) => {
     const user = await createAdmin('resettable')
-    const { token } = await signAdminToken(user.id, 0)
+    const { token } = await sessionToken(user.id, 0)
     ;(await client.get('/api/auth/me').bearerToken(token)).assertStatus(200)
 
     const run = spawnSync(

@@ -5,6 +5,8 @@ import env from '#start/env'
 import Role from '#models/role'
 import { issueCredential } from '#captcha/challenge_store'
 import { UserFactory } from '#database/factories/user_factory'
+import { signAdminToken } from '#auth/jwt'
+import { createSession } from '#auth/sessions'
 
 /**
  * The test fixtures' vocabulary. Accounts: `userWithPermissions(codes)` (an administrator holding
@@ -72,4 +74,13 @@ export async function countQueries<T>(work: () => Promise<T>) {
   } finally {
     emitter.off('db:query', listener)
   }
+}
+
+/**
+ * What a login hands out, without the captcha flow: a real session row and a JWT naming it.
+ * The account must exist (the session references it).
+ */
+export async function sessionToken(userId: number, tokenVersion = 0) {
+  const sessionId = await createSession(userId, { ip: '127.0.0.1', userAgent: 'japa' })
+  return signAdminToken(userId, tokenVersion, sessionId)
 }

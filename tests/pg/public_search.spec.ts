@@ -127,7 +127,9 @@ test.group('Prepared statements on PostgreSQL', (group) => {
     )
     const texts = rows.map((row: { statement: string }) => row.statement)
     assert.isTrue(
-      texts.some((text: string) => /FROM users WHERE users\.id = \$1/.test(text)),
+      texts.some((text: string) =>
+        /FROM users LEFT JOIN admin_sessions s ON s.id = \$1/.test(text)
+      ),
       texts.join('\n---\n')
     )
     assert.isTrue(texts.some((text: string) => text.includes('WITH RECURSIVE granted')))

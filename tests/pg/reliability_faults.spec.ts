@@ -45,7 +45,15 @@ test.group('Reliability: the database goes away and comes back', (group) => {
     assert,
   }) => {
     const { rows } = await db.query('SELECT id FROM users WHERE account = $1', [ADMIN_ACCOUNT])
-    const { token } = await signAdminToken(rows[0].id, 0)
+    // A session row in the instance's database, as a login would have written it.
+    const sessionId = 'faults-session-0000000'
+    const now = Date.now()
+    await db.query(
+      `INSERT INTO admin_sessions (id, user_id, ip, user_agent, created_at, last_seen_at, expires_at)
+       VALUES ($1, $2, '127.0.0.1', 'test', $3, $3, $4)`,
+      [sessionId, rows[0].id, now, now + 3_600_000]
+    )
+    const { token } = await signAdminToken(rows[0].id, 0, sessionId)
     const call = async (path: string, init: RequestInit = {}) => {
       const response = await fetch(`${instance.url}${path}`, init)
       return { status: response.status, body: await readJson(response) }

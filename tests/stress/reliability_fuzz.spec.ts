@@ -4,9 +4,8 @@ import fc from 'fast-check'
 import router from '@adonisjs/core/services/router'
 import env from '#start/env'
 import User from '#models/user'
-import { signAdminToken } from '#auth/jwt'
 import { withRealCommits } from '#tests/helpers/database'
-import { ADMIN_ACCOUNT, createAdmin } from '#tests/helpers/auth'
+import { ADMIN_ACCOUNT, createAdmin, sessionToken } from '#tests/helpers/auth'
 
 const BASE = `http://${env.get('HOST')}:${env.get('PORT')}`
 const RUNS = 10_000
@@ -184,7 +183,7 @@ test.group('Reliability: fuzzing every route', (group) => {
     const limited = await createAdmin('fuzz.limited')
     const tokenFor = async (account: string) => {
       const user = await User.findBy('account', account)
-      return user ? (await signAdminToken(user.id, user.tokenVersion)).token : 'gone'
+      return user ? (await sessionToken(user.id, user.tokenVersion)).token : 'gone'
     }
     const statuses = new Map<number, number>()
 

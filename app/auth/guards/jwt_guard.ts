@@ -7,6 +7,7 @@ import adminAuthConfig from '#config/admin_auth'
 import { signAdminToken, verifyAdminToken } from '#auth/jwt'
 import { type AccessSnapshot, accessSnapshotFor } from '#auth/access_snapshot'
 import { unauthorized } from '#exceptions/api_exception'
+import { createSession, sessionIsLive, touchSession } from '#auth/sessions'
 
 /**
  * The account and the current access version, in one statement (a prepared one on PostgreSQL).
@@ -14,13 +15,23 @@ import { unauthorized } from '#exceptions/api_exception'
  * change the result type of a statement already prepared on a running instance's connections
  * (PostgreSQL would refuse to execute it: "cached plan must not change result type").
  */
-let userAndAccessVersion: string | undefined
-function userAndAccessVersionSql() {
-  userAndAccessVersion ??= `SELECT ${[...User.$columnsDefinitions.values()]
+let guardQuery: string | undefined
+function guardSql() {
+  guardQuery ??= `SELECT ${[...User.$columnsDefinitions.values()]
     .map((column) => `users.${column.columnName}`)
-    .join(', ')}, (SELECT version FROM access_version WHERE id = 1) AS access_version
-  FROM users WHERE users.id = ?`
-  return userAndAccessVersion
+    .join(', ')}, (SELECT version FROM access_version WHERE id = 1) AS access_version,
+       s.expires_at AS session_expires_at, s.ended_at AS session_ended_at,
+       s.last_seen_at AS session_last_seen_at
+  FROM users LEFT JOIN admin_sessions s ON s.id = ? AND s.user_id = users.id
+ WHERE users.id = ?`
+  return guardQuery
+}
+
+type GuardRow = Record<string, any> & {
+  access_version: string | number
+  session_expires_at: string | number | null
+  session_ended_at: string | number | null
+  session_last_seen_at: string | number | null
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
@@ -29,8 +40,10 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
  * Authenticates administrators by `Authorization: Bearer <jwt>`.
  *
  * Per request, in this order: size and shape of the header (before any crypto) -> JWT verify ->
- * ONE query reading the account and the current access version -> reject a missing or disabled
- * account or a tokenVersion that no longer matches -> the access snapshot for (account, version):
+ * ONE query reading the account, its session (the JWT's `jti`) and the current access version ->
+ * reject a missing or disabled account, a tokenVersion that no longer matches, or a session that
+ * is missing, ended or expired -> last-seen of the session, written at most once a minute ->
+ * the access snapshot for (account, version):
  * cached while the version is unchanged, else computed (1 more query). So 1 SQL round trip per
  * request when nothing changed, 2 after a change; the account row is read every time, and any
  * change to roles, menus or their links (raw SQL included) moves the version: revocations apply
@@ -45,6 +58,8 @@ export class JwtGuard implements GuardContract<User> {
   user?: User
   /** The roles, menus and permission codes of `user`, loaded with it. */
   access?: AccessSnapshot
+  /** The session (JWT `jti`) this request authenticated with. */
+  sessionId?: string
 
   constructor(private ctx: HttpContext) {}
 
@@ -63,14 +78,21 @@ export class JwtGuard implements GuardContract<User> {
     const claims = await verifyAdminToken(match[1])
     if (!claims) throw unauthorized('Invalid or expired token')
 
-    const [row] = await preparedQuery(userAndAccessVersionSql(), [claims.userId])
+    const [row] = await preparedQuery<GuardRow>(guardSql(), [claims.sessionId, claims.userId])
     const user = row ? User.$createFromAdapterResult(row) : null
-    if (!user || !user.isEnabled || user.tokenVersion !== claims.tokenVersion) {
+    if (
+      !user ||
+      !user.isEnabled ||
+      user.tokenVersion !== claims.tokenVersion ||
+      !sessionIsLive(row)
+    ) {
       throw unauthorized('Session is no longer valid, sign in again')
     }
+    await touchSession(claims.sessionId, row.session_last_seen_at!)
 
     this.access = await accessSnapshotFor(user.id, Number(row.access_version))
     this.user = user
+    this.sessionId = claims.sessionId
     this.isAuthenticated = true
     return user
   }
@@ -95,9 +117,18 @@ export class JwtGuard implements GuardContract<User> {
     return this.access
   }
 
-  /** Used by the Japa api client (`loginAs(user)`): a real signed token for the user's current version. */
+  getSessionIdOrFail(): string {
+    if (!this.sessionId) throw unauthorized()
+    return this.sessionId
+  }
+
+  /**
+   * Used by the Japa api client (`loginAs(user)`): a real session and a real signed token for
+   * the user's current version.
+   */
   async authenticateAsClient(user: User): Promise<AuthClientResponse> {
-    const { token } = await signAdminToken(user.id, user.tokenVersion)
+    const sessionId = await createSession(user.id, { ip: '127.0.0.1', userAgent: 'japa' })
+    const { token } = await signAdminToken(user.id, user.tokenVersion, sessionId)
     return { headers: { authorization: `Bearer ${token}` } }
   }
 }

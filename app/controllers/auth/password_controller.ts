@@ -1,6 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import hash from '@adonisjs/core/services/hash'
 import { signAdminToken } from '#auth/jwt'
+import { createSession } from '#auth/sessions'
 import { setPassword } from '#services/admin_account_service'
 import { changePasswordValidator } from '#validators/auth'
 import { FieldError, unauthorized } from '#exceptions/api_exception'
@@ -19,8 +20,9 @@ export default class PasswordController {
    * PUT /api/auth/password: changes the caller's own password. The current-password check is a
    * password attempt like a login: it counts against the account's failure limit (429 while
    * blocked) and runs one at a time per account, so a stolen token cannot guess at leisure nor
-   * flood the server with argon2id. tokenVersion is incremented in the same write, so every older
-   * JWT (this one included) dies; the response carries a fresh token.
+   * flood the server with argon2id. tokenVersion is incremented in the same write and every session
+   * of the account ends, so every older JWT (this one included) dies; the response carries a fresh
+   * token in a new session.
    */
   async update({ auth, request, response, logger, serialize }: HttpContext) {
     const user = auth.use('jwt').getUserOrFail()
@@ -55,6 +57,10 @@ export default class PasswordController {
     })
     logger.info({ event: 'password.changed', userId: user.id }, 'password changed')
     response.header('Cache-Control', 'no-store')
-    return serialize(await signAdminToken(user.id, user.tokenVersion))
+    const sessionId = await createSession(user.id, {
+      ip: request.ip(),
+      userAgent: request.header('user-agent'),
+    })
+    return serialize(await signAdminToken(user.id, user.tokenVersion, sessionId))
   }
 }

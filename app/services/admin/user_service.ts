@@ -8,6 +8,7 @@ import { accountHolding, roleGrants } from '#policies/holdings'
 import { assertPasswordPolicy } from '#services/password_policy'
 import { setPassword, unlockAccount } from '#services/admin_account_service'
 import { revokeDevices } from '#auth/device_tokens'
+import { endSessionsOf } from '#auth/sessions'
 import { accountKey, blockedUntil } from '#auth/login_limiter'
 import {
   type Actor,
@@ -137,6 +138,7 @@ export default class UserService {
         // re-enabling the account does not revive them (nor its device tokens).
         user.tokenVersion = user.tokenVersion + 1
         await revokeDevices(user.id, trx)
+        await endSessionsOf(user.id, 'account_disabled', trx)
       }
       if (data.nickname !== undefined) user.nickname = data.nickname
       if (data.email !== undefined) user.email = data.email

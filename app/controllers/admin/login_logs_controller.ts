@@ -1,0 +1,18 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { pageMeta } from '#providers/api_provider'
+import LoginLogService from '#services/admin/login_log_service'
+import LoginLogTransformer from '#transformers/admin/login_log_transformer'
+import { listLoginLogsValidator } from '#validators/admin/login_log'
+
+const loginLogs = new LoginLogService()
+
+/** /api/admin/login-logs: every login attempt, newest first. */
+export default class LoginLogsController {
+  async index(ctx: HttpContext) {
+    const filters = await ctx.request.validateUsing(listLoginLogsValidator)
+    const page = await loginLogs.list(filters)
+    return ctx.serialize(
+      LoginLogTransformer.paginate(page.rows, pageMeta(page.total, page.pageNum, page.pageSize))
+    )
+  }
+}

@@ -1,0 +1,45 @@
+import { DateTime } from 'luxon'
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+
+export type LoginOutcome =
+  | 'succeeded'
+  | 'unknown_account'
+  | 'wrong_password'
+  | 'account_disabled'
+  | 'captcha_token_invalid'
+  | 'throttled'
+
+export const LOGIN_OUTCOMES: readonly LoginOutcome[] = [
+  'succeeded',
+  'unknown_account',
+  'wrong_password',
+  'account_disabled',
+  'captcha_token_invalid',
+  'throttled',
+]
+
+/** One login attempt (app/auth/login_log.ts writes them). No secret is ever a column. */
+export default class LoginLog extends BaseModel {
+  static table = 'login_logs'
+
+  @column({ isPrimary: true })
+  declare id: number
+
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+
+  @column()
+  declare account: string
+
+  @column()
+  declare userId: number | null
+
+  @column()
+  declare ip: string
+
+  @column()
+  declare userAgent: string
+
+  @column()
+  declare outcome: LoginOutcome
+}

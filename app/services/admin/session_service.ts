@@ -1,0 +1,48 @@
+import db from '@adonisjs/lucid/services/db'
+import AdminSession from '#models/admin_session'
+import UserPolicy from '#policies/user_policy'
+import { accountHolding } from '#policies/holdings'
+import { notFound } from '#exceptions/api_exception'
+import { SESSION_ID, endSession } from '#auth/sessions'
+import { type Actor, pageOf } from '#services/admin/common'
+
+export type SessionFilters = { pageNum?: number; pageSize?: number; account?: string }
+
+/**
+ * Online administrators: live sessions (not ended, not expired), and force logout. Ending a
+ * session of an account is judged like any act on that account (UserPolicy.forceLogout): nobody
+ * throws out an account holding more than they do, and super admins only by super admins.
+ */
+export default class SessionService {
+  async list(filters: SessionFilters) {
+    const { pageNum, pageSize } = pageOf(filters)
+    const query = AdminSession.query()
+      .whereNull('ended_at')
+      .where('expires_at', '>', Date.now())
+      .preload('user')
+    if (filters.account) {
+      query.whereIn('user_id', db.from('users').select('id').where('account', filters.account))
+    }
+    const page = await query
+      .orderBy('last_seen_at', 'desc')
+      .orderBy('id', 'asc')
+      .paginate(pageNum, pageSize)
+    return { rows: page.all(), total: page.total, pageNum, pageSize }
+  }
+
+  async forceLogout(actor: Actor, id: string) {
+    if (!SESSION_ID.test(id)) throw notFound()
+    await db.transaction(async (trx) => {
+      const session = await AdminSession.query({ client: trx })
+        .where('id', id)
+        .whereNull('ended_at')
+        .where('expires_at', '>', Date.now())
+        .first()
+      if (!session) throw notFound()
+      await actor.bouncer
+        .with(UserPolicy)
+        .authorize('forceLogout', await accountHolding(trx, session.userId))
+      await endSession(id, 'forced', trx)
+    })
+  }
+}

@@ -29,6 +29,20 @@ export default class UserCreate extends BaseCommand {
     const { default: hash } = await import('@adonisjs/core/services/hash')
     const { createSuperAdmin, generatePassword } = await import('#services/admin_account_service')
     const { assertPasswordPolicy } = await import('#services/password_policy')
+    const { default: db } = await import('@adonisjs/lucid/services/db')
+    const { changedFields, commandSource, recordAudit } = await import('#services/audit_log')
+    const { PERMISSIONS } = await import('#auth/permissions')
+    const source = commandSource(UserCreate.commandName, PERMISSIONS.user.create)
+    // The audit row is written in the account's own transaction.
+    const audit = (trx: any, user: any) =>
+      recordAudit(trx, source, {
+        targetType: 'user',
+        targetId: user.id,
+        changes: {
+          ...changedFields({}, user.$attributes),
+          ...(this.superAdmin ? { roles: [[], ['super_admin']] } : {}),
+        },
+      })
 
     if (await User.findBy('account', this.account)) {
       this.logger.error(`Account "${this.account}" already exists`)
@@ -39,15 +53,22 @@ export default class UserCreate extends BaseCommand {
     const nickname = this.nickname ?? this.account
     try {
       if (this.superAdmin) {
-        await createSuperAdmin(this.account, password, nickname)
+        await createSuperAdmin(this.account, password, nickname, audit)
       } else {
         assertPasswordPolicy(password, this.account)
-        await User.create({
-          account: this.account,
-          nickname,
-          password: await hash.make(password),
-          status: 'enabled',
-          tokenVersion: 0,
+        const digest = await hash.make(password)
+        await db.transaction(async (trx) => {
+          const user = await User.create(
+            {
+              account: this.account,
+              nickname,
+              password: digest,
+              status: 'enabled',
+              tokenVersion: 0,
+            },
+            { client: trx }
+          )
+          await audit(trx, user)
         })
       }
     } catch (error) {

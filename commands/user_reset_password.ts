@@ -42,7 +42,16 @@ export default class UserResetPassword extends BaseCommand {
         : generatePassword()
 
     try {
-      await setPassword(user, password)
+      const { MASKED, commandSource, recordAudit } = await import('#services/audit_log')
+      const { PERMISSIONS } = await import('#auth/permissions')
+      const source = commandSource(UserResetPassword.commandName, PERMISSIONS.user.resetPassword)
+      await setPassword(user, password, 'password', (trx) =>
+        recordAudit(trx, source, {
+          targetType: 'user',
+          targetId: user.id,
+          changes: { password: [MASKED, MASKED] },
+        })
+      )
     } catch (error) {
       if ((error as { code?: string }).code === 'E_VALIDATION_ERROR') {
         this.logger.error((error as Error).message)

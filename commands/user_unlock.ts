@@ -25,6 +25,18 @@ export default class UserUnlock extends BaseCommand {
       return
     }
     await unlockAccount(user)
+    // The blocks live in the limiter's store (its own connection): the audit row follows.
+    const { default: db } = await import('@adonisjs/lucid/services/db')
+    const { commandSource, recordAudit } = await import('#services/audit_log')
+    const { PERMISSIONS } = await import('#auth/permissions')
+    await recordAudit(
+      db.connection(),
+      commandSource(UserUnlock.commandName, PERMISSIONS.user.unlock),
+      {
+        targetType: 'user',
+        targetId: user.id,
+      }
+    )
     this.logger.success(`Login blocks of "${user.account}" cleared`)
   }
 }

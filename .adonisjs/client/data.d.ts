@@ -6,6 +6,7 @@
 /// <reference path="./manifest.d.ts" />
 import type { InferData, InferVariants } from '@adonisjs/core/types/transformers'
 import type AdminArticleTransformer from '#transformers/admin/article_transformer'
+import type AdminAuditLogTransformer from '#transformers/admin/audit_log_transformer'
 import type AdminLoginLogTransformer from '#transformers/admin/login_log_transformer'
 import type AdminMenuTransformer from '#transformers/admin/menu_transformer'
 import type AdminRoleTransformer from '#transformers/admin/role_transformer'
@@ -20,6 +21,10 @@ export namespace Data {
     export type Article = InferData<AdminArticleTransformer>
     export namespace Article {
       export type Variants = InferVariants<AdminArticleTransformer>
+    }
+    export type AuditLog = InferData<AdminAuditLogTransformer>
+    export namespace AuditLog {
+      export type Variants = InferVariants<AdminAuditLogTransformer>
     }
     export type LoginLog = InferData<AdminLoginLogTransformer>
     export namespace LoginLog {

@@ -6,6 +6,7 @@
 export const controllers = {
   admin: {
     Articles: () => import('#controllers/admin/articles_controller'),
+    AuditLogs: () => import('#controllers/admin/audit_logs_controller'),
     LoginLogs: () => import('#controllers/admin/login_logs_controller'),
     Menus: () => import('#controllers/admin/menus_controller'),
     Roles: () => import('#controllers/admin/roles_controller'),

@@ -43,6 +43,7 @@ export type ScannedRoutes = {
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
     'admin.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.login_logs.index': { paramsTuple?: []; params?: {} }
+    'admin.audit_logs.index': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
   }
@@ -62,6 +63,7 @@ export type ScannedRoutes = {
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
     'admin.login_logs.index': { paramsTuple?: []; params?: {} }
+    'admin.audit_logs.index': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
   }
@@ -81,6 +83,7 @@ export type ScannedRoutes = {
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
     'admin.login_logs.index': { paramsTuple?: []; params?: {} }
+    'admin.audit_logs.index': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
   }

@@ -40,6 +40,9 @@ export const PERMISSIONS = {
   loginLog: {
     list: 'monitor:login-log:list',
   },
+  auditLog: {
+    list: 'monitor:audit-log:list',
+  },
 } as const
 
 type Leaves<T> = T extends string ? T : { [K in keyof T]: Leaves<T[K]> }[keyof T]
@@ -89,7 +92,7 @@ function buttons(group: Record<string, string>): MenuSeed[] {
 
 /**
  * The base menu tree: System -> Users, Roles, Menus; Content -> Articles; Monitor -> Online
- * administrators, Login log; each page with a button node per permission code.
+ * administrators, Login log, Audit log; each page with a button node per permission code.
  */
 export const BASE_MENU_TREE: MenuSeed[] = [
   {
@@ -170,6 +173,15 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         icon: 'logininfor',
         sort: 2,
         children: buttons(PERMISSIONS.loginLog),
+      },
+      {
+        name: 'Audit log',
+        type: 'menu',
+        path: 'audit-logs',
+        component: 'monitor/audit-log/index',
+        icon: 'log',
+        sort: 3,
+        children: buttons(PERMISSIONS.auditLog),
       },
     ],
   },

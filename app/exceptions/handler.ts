@@ -2,6 +2,7 @@ import { errors as vineErrors } from '@vinejs/vine'
 import { errors as bouncerErrors } from '@adonisjs/bouncer'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import { ApiException, FieldError } from '#exceptions/api_exception'
+import { recordRefusal } from '#services/audit_log'
 
 type ErrorEntry = { code: string; message: string; field?: string; rule?: string }
 type Rendered = { status: number; errors: ErrorEntry[]; headers?: Record<string, string> }
@@ -59,7 +60,10 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   async handle(error: unknown, ctx: HttpContext) {
     const rendered = this.render(error)
-    if (rendered.status === 403) this.logForbidden(ctx, rendered.errors[0].message)
+    if (rendered.status === 403) {
+      this.logForbidden(ctx, rendered.errors[0].message)
+      await this.auditRefusal(ctx, rendered.errors[0].message)
+    }
     if (rendered.status >= 500) {
       ctx.logger.error(
         {
@@ -92,7 +96,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     ctx.logger.warn(
       {
         requestId: ctx.request.id(),
-        userId: ctx.auth?.user?.id,
+        userId: ctx.auth?.use('jwt').user?.id,
         permission: declaration?.args,
         method: ctx.request.method(),
         url: ctx.request.url(),
@@ -100,6 +104,18 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       },
       'forbidden'
     )
+  }
+
+  /**
+   * A refused admin write gets its audit row. If the data store fails here the 403 still goes
+   * out (the refusal happened); the failure is logged as an error, not hidden.
+   */
+  protected async auditRefusal(ctx: HttpContext, reason: string) {
+    try {
+      await recordRefusal(ctx, reason)
+    } catch (error) {
+      ctx.logger.error({ err: error, requestId: ctx.request.id() }, 'audit refusal not recorded')
+    }
   }
 
   protected render(error: unknown): Rendered {

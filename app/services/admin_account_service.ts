@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import hash from '@adonisjs/core/services/hash'
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import User from '#models/user'
 import Role, { SUPER_ADMIN_ROLE } from '#models/role'
 import { assertPasswordPolicy } from '#services/password_policy'
@@ -19,7 +20,13 @@ export function generatePassword() {
  * are cleared (a reset by an administrator is also an unlock). Used by `PUT /api/auth/password`,
  * the admin reset endpoint and `node ace user:reset-password`.
  */
-export async function setPassword(user: User, password: string, field = 'password') {
+export async function setPassword(
+  user: User,
+  password: string,
+  field = 'password',
+  /** More work in the same transaction (the caller's audit row). */
+  alsoInTransaction?: (trx: TransactionClientContract) => Promise<unknown>
+) {
   assertPasswordPolicy(password, user.account, field)
   const digest = await hash.make(password)
   const devices = await deviceIdsOf(user.id)
@@ -30,6 +37,7 @@ export async function setPassword(user: User, password: string, field = 'passwor
     await user.save()
     await revokeDevices(user.id, trx)
     await endSessionsOf(user.id, 'password_changed', trx)
+    await alsoInTransaction?.(trx)
   })
   await unlockKeys([accountKey(user.account), ...devices.map(deviceKey)])
   return user
@@ -48,7 +56,9 @@ export async function unlockAccount(user: User) {
 export async function createSuperAdmin(
   account: string,
   password: string,
-  nickname = 'Administrator'
+  nickname = 'Administrator',
+  /** More work in the same transaction (the command's audit row). */
+  alsoInTransaction?: (trx: TransactionClientContract, user: User) => Promise<unknown>
 ) {
   assertPasswordPolicy(password, account)
   const digest = await hash.make(password)
@@ -59,6 +69,7 @@ export async function createSuperAdmin(
       { client: trx }
     )
     await user.related('roles').attach([role.id], trx)
+    await alsoInTransaction?.(trx, user)
     return user
   })
 }

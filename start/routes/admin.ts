@@ -38,8 +38,8 @@ async function requirePermissionDeclaration(ctx: HttpContext, next: NextFn) {
   return next()
 }
 
-const { user, role, menu, article, session, loginLog } = PERMISSIONS
-const { Users, Roles, Menus, Articles, Sessions, LoginLogs } = controllers.admin
+const { user, role, menu, article, session, loginLog, auditLog } = PERMISSIONS
+const { Users, Roles, Menus, Articles, Sessions, LoginLogs, AuditLogs } = controllers.admin
 
 router
   .group(() => {
@@ -89,6 +89,7 @@ router
       .where('id', SESSION_ID)
       .use(middleware.can(session.forceLogout))
     router.get('login-logs', [LoginLogs, 'index']).use(middleware.can(loginLog.list))
+    router.get('audit-logs', [AuditLogs, 'index']).use(middleware.can(auditLog.list))
   })
   .prefix(ADMIN_PREFIX)
   .as('admin')

@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import router from '@adonisjs/core/services/router'
+import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import Menu from '#models/menu'
 import Article from '#models/article'
@@ -32,7 +33,7 @@ type Row = {
   holds?: (f: Fixtures) => number[]
 }
 
-const { user, role, menu, article, session, loginLog } = PERMISSIONS
+const { user, role, menu, article, session, loginLog, auditLog } = PERMISSIONS
 const unique = () => Math.random().toString(36).slice(2, 10)
 
 /**
@@ -144,6 +145,7 @@ const ROUTES: Row[] = [
   { method: 'GET', pattern: '/sessions', code: session.list, status: 200 },
   { method: 'DELETE', pattern: '/sessions/:session', code: session.forceLogout, status: 204 },
   { method: 'GET', pattern: '/login-logs', code: loginLog.list, status: 200 },
+  { method: 'GET', pattern: '/audit-logs', code: auditLog.list, status: 200 },
 ]
 
 /** The registered pattern of a table row (`:target`, `:role`, ... are all `:id` in the router). */
@@ -319,6 +321,17 @@ test.group(
             { code: 'E_FORBIDDEN', message: 'You do not have permission to perform this action' },
           ],
         })
+        // A refused write leaves one refusal row; a refused read, none.
+        const rows = await db.from('audit_logs')
+        assert.lengthOf(rows, row.method === 'GET' ? 0 : 1)
+        if (row.method !== 'GET') {
+          assert.include(rows[0], {
+            actor_id: caller.id,
+            permission: row.code,
+            outcome: 'refused',
+            reason: 'You do not have permission to perform this action',
+          })
+        }
       })
 
     test('{method} {pattern} with only its own permission -> success')
@@ -330,6 +343,20 @@ test.group(
         const response = await send(client, row, f).loginAs(caller)
         response.assertStatus(row.status)
         if (row.status !== 204) assert.property(response.body(), 'data')
+        // Every write: exactly one audit row, with the code the route declares; a read: none.
+        const rows = await db.from('audit_logs')
+        assert.lengthOf(rows, row.method === 'GET' ? 0 : 1)
+        if (row.method !== 'GET') {
+          assert.include(rows[0], {
+            actor_id: caller.id,
+            actor: caller.account,
+            permission: row.code,
+            outcome: 'succeeded',
+            ip: '127.0.0.1',
+          })
+          assert.isNotNull(rows[0].request_id)
+          assert.isNotNull(rows[0].target_id)
+        }
       })
   }
 )

@@ -11,7 +11,7 @@ import { UserFactory } from '#database/factories/user_factory'
  * Multi-row writes are all-or-nothing. A trigger makes the second statement (the link rows) fail
  * for real inside the database; the first statement must then be rolled back too.
  */
-async function failInsertsInto(table: 'user_roles' | 'role_menus') {
+async function failInsertsInto(table: 'user_roles' | 'role_menus' | 'audit_logs') {
   const name = `test_fail_${table}`
   if (db.connection().dialect.name === 'postgres') {
     await db.rawQuery(
@@ -34,7 +34,10 @@ async function failInsertsInto(table: 'user_roles' | 'role_menus') {
 }
 
 /** Runs `work` while inserts into `table` fail; the trigger is gone before the next reset. */
-async function whileInsertsFail<T>(table: 'user_roles' | 'role_menus', work: () => Promise<T>) {
+async function whileInsertsFail<T>(
+  table: 'user_roles' | 'role_menus' | 'audit_logs',
+  work: () => Promise<T>
+) {
   const drop = await failInsertsInto(table)
   try {
     return await work()
@@ -67,6 +70,8 @@ test.group('Admin transactions: nothing half-written', (group) => {
       errors: [{ code: 'E_INTERNAL', message: 'Internal server error' }],
     })
     assert.isNull(await User.findBy('account', 'halfway'))
+    // Nor its audit row: it was written in the same transaction, which rolled back.
+    assert.lengthOf(await db.from('audit_logs'), 0)
 
     // The same request succeeds once the database accepts the links.
     const retry = await client
@@ -123,5 +128,34 @@ test.group('Admin transactions: nothing half-written', (group) => {
     )
     response.assertStatus(500)
     assert.deepEqual(await linkIds('role_menus', 'role_id', role.id, 'menu_id'), [first.id])
+  })
+})
+
+test.group('Admin transactions: the audit row shares the write', (group) => {
+  withRealCommits(group)
+
+  test('when the audit row cannot be written, the change is taken back too', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await seededAdmin()
+    const target = await UserFactory.create()
+    const role = await RoleFactory.create()
+    const menu = await Menu.query().whereNotNull('permission').firstOrFail()
+    const writes = [
+      () => client.put(`/api/admin/users/${target.id}`).json({ nickname: 'Lost' }),
+      () => client.put(`/api/admin/roles/${role.id}/menus`).json({ menuIds: [menu.id] }),
+      () =>
+        client.post('/api/admin/articles').json({ title: 'Lost', content: 'x', category: 'news' }),
+      () => client.delete(`/api/admin/roles/${role.id}`),
+    ]
+    await whileInsertsFail('audit_logs', async () => {
+      for (const write of writes) (await write().loginAs(admin)).assertStatus(500)
+    })
+    assert.notEqual((await User.findOrFail(target.id)).nickname, 'Lost')
+    assert.lengthOf(await db.from('role_menus').where('role_id', role.id), 0)
+    assert.lengthOf(await db.from('articles').where('title', 'Lost'), 0)
+    assert.isNotNull(await Role.find(role.id))
+    assert.lengthOf(await db.from('audit_logs'), 0)
   })
 })

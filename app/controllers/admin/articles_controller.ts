@@ -50,12 +50,12 @@ export default class ArticlesController {
 
   async publish(ctx: HttpContext) {
     const { publishedAt } = await ctx.request.validateUsing(publishArticleValidator)
-    const article = await articles.publish(ctx.params.id, publishedAt)
+    const article = await articles.publish(actorOf(ctx), ctx.params.id, publishedAt)
     return ctx.serialize(ArticleTransformer.transform(article).useVariant('toDetail'))
   }
 
   async unpublish(ctx: HttpContext) {
-    const article = await articles.unpublish(ctx.params.id)
+    const article = await articles.unpublish(actorOf(ctx), ctx.params.id)
     return ctx.serialize(ArticleTransformer.transform(article).useVariant('toDetail'))
   }
 }

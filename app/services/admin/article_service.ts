@@ -1,7 +1,10 @@
 import { DateTime } from 'luxon'
 import Article, { type ArticleCategory, type ArticleStatus } from '#models/article'
 import { conflict } from '#exceptions/api_exception'
-import { type Actor, findOr404, pageOf, whereKeyword } from '#services/admin/common'
+import db from '@adonisjs/lucid/services/db'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { type Actor, audit, findOr404, pageOf, whereKeyword } from '#services/admin/common'
+import { changedFields } from '#services/audit_log'
 import ArticlePolicy from '#policies/article_policy'
 
 export type ArticleFilters = {
@@ -73,17 +76,24 @@ export default class ArticleService {
     const slug = data.slug ?? (await this.freeSlug(slugify(data.title)))
     if (data.slug) await this.assertSlugFree(data.slug, null)
     // A slug taken concurrently still fails on the unique index, answered 409 by the handler.
-    const article = await Article.create({
-      title: data.title,
-      slug,
-      summary: data.summary ?? '',
-      content: data.content,
-      category: data.category,
-      coverUrl: data.coverUrl ?? null,
-      internalNote: data.internalNote ?? null,
-      status: 'draft',
-      publishedAt: null,
-      authorId: actor.id,
+    const article = await db.transaction(async (trx) => {
+      const created = await Article.create(
+        {
+          title: data.title,
+          slug,
+          summary: data.summary ?? '',
+          content: data.content,
+          category: data.category,
+          coverUrl: data.coverUrl ?? null,
+          internalNote: data.internalNote ?? null,
+          status: 'draft',
+          publishedAt: null,
+          authorId: actor.id,
+        },
+        { client: trx }
+      )
+      await this.audit(trx, actor, created, {})
+      return created
     })
     return this.show(article.id)
   }
@@ -94,39 +104,72 @@ export default class ArticleService {
     if (data.slug !== undefined && data.slug !== article.slug) {
       await this.assertSlugFree(data.slug, article.id)
     }
-    article.merge(
-      Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined))
+    await this.write(actor, article, () =>
+      article.merge(
+        Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined))
+      )
     )
-    await article.save()
     return this.show(id)
   }
 
   async destroy(actor: Actor, id: number) {
     const article = await findOr404(Article, id)
     await actor.bouncer.with(ArticlePolicy).authorize('delete', article)
-    await article.delete()
+    await db.transaction(async (trx) => {
+      const before = { ...article.$attributes }
+      article.useTransaction(trx)
+      await article.delete()
+      await this.audit(trx, actor, article, before, {})
+    })
   }
 
   /**
    * Publishes now, or at `publishedAt` (a future date keeps it hidden from the public list until
    * then: scheduled). Publishing an already published article without a date keeps its date.
    */
-  async publish(id: number, publishedAt?: DateTime) {
+  async publish(actor: Actor, id: number, publishedAt?: DateTime) {
     const article = await findOr404(Article, id)
     const keep = article.status === 'published' ? article.publishedAt : null
-    article.status = 'published'
-    article.publishedAt = publishedAt ?? keep ?? DateTime.utc()
-    await article.save()
+    await this.write(actor, article, () => {
+      article.status = 'published'
+      article.publishedAt = publishedAt ?? keep ?? DateTime.utc()
+    })
     return this.show(id)
   }
 
   /** Back to draft: hidden from the public site at once. */
-  async unpublish(id: number) {
+  async unpublish(actor: Actor, id: number) {
     const article = await findOr404(Article, id)
-    article.status = 'draft'
-    article.publishedAt = null
-    await article.save()
+    await this.write(actor, article, () => {
+      article.status = 'draft'
+      article.publishedAt = null
+    })
     return this.show(id)
+  }
+
+  /** Applies `change` and saves, with the audit row, in one transaction. */
+  private async write(actor: Actor, article: Article, change: () => void) {
+    await db.transaction(async (trx) => {
+      const before = { ...article.$attributes }
+      article.useTransaction(trx)
+      change()
+      await article.save()
+      await this.audit(trx, actor, article, before)
+    })
+  }
+
+  private audit(
+    trx: QueryClientContract,
+    actor: Actor,
+    article: Article,
+    before: Record<string, unknown>,
+    after: Record<string, unknown> = article.$attributes
+  ) {
+    return audit(trx, actor, {
+      targetType: 'article',
+      targetId: article.id,
+      changes: changedFields(before, after),
+    })
   }
 
   private async assertSlugFree(slug: string, exceptId: number | null) {

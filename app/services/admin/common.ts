@@ -5,6 +5,12 @@ import db from '@adonisjs/lucid/services/db'
 import { FieldError, notFound } from '#exceptions/api_exception'
 import type { AccessSnapshot } from '#auth/access_snapshot'
 import { MAX_ID } from '#validators/admin/common'
+import {
+  type AuditEntry,
+  type AuditSource,
+  declaredPermission,
+  recordAudit,
+} from '#services/audit_log'
 
 /**
  * Who performs an admin operation. `access` is the snapshot this request loaded (what the actor
@@ -15,16 +21,26 @@ export type Actor = {
   id: number
   access: AccessSnapshot
   bouncer: HttpContext['bouncer']
+  /** Who and what the audit row of a write names (the route's declared permission). */
+  audit: AuditSource
 }
 
 /** The actor of an admin request (the `can` middleware has authenticated it already). */
 export function actorOf(ctx: HttpContext): Actor {
   const guard = ctx.auth.use('jwt')
   const access = guard.getAccessOrFail()
+  const user = guard.getUserOrFail()
   return {
-    id: guard.getUserOrFail().id,
+    id: user.id,
     access,
     bouncer: ctx.bouncer,
+    audit: {
+      actorId: user.id,
+      actor: user.account,
+      permission: declaredPermission(ctx) ?? 'undeclared',
+      requestId: ctx.request.id() ?? null,
+      ip: ctx.request.ip(),
+    },
   }
 }
 
@@ -125,4 +141,9 @@ export async function writeLinkDifference(
       .table(link.table)
       .multiInsert(added.map((id) => ({ [link.owner]: ownerId, [link.item]: id })))
   }
+}
+
+/** The audit row of an admin write, in the write's own transaction (app/services/audit_log.ts). */
+export function audit(client: QueryClientContract, actor: Actor, entry: AuditEntry) {
+  return recordAudit(client, actor.audit, entry)
 }

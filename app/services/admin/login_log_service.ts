@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon'
+import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import LoginLog, { type LoginOutcome } from '#models/login_log'
 import { pageOf } from '#services/admin/common'
 
@@ -20,18 +21,22 @@ export default class LoginLogService {
     if (filters.account) query.where('account', filters.account)
     if (filters.ip) query.where('ip', filters.ip)
     if (filters.outcome) query.where('outcome', filters.outcome)
-    // Bound in the connection's own date format (SQLite compares text).
-    const format = LoginLog.query().client.dialect.dateTimeFormat
-    if (filters.from) {
-      query.where('created_at', '>=', DateTime.fromJSDate(filters.from).toUTC().toFormat(format))
-    }
-    if (filters.to) {
-      query.where('created_at', '<', DateTime.fromJSDate(filters.to).toUTC().toFormat(format))
-    }
+    whereCreatedBetween(query, filters.from, filters.to)
     const page = await query
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .paginate(pageNum, pageSize)
     return { rows: page.all(), total: page.total, pageNum, pageSize }
   }
+}
+
+/** created_at in [from, to), bound in the connection's own date format (SQLite compares text). */
+export function whereCreatedBetween(
+  query: ModelQueryBuilderContract<any, any>,
+  from: Date | undefined,
+  to: Date | undefined
+) {
+  const format = query.client.dialect.dateTimeFormat
+  if (from) query.where('created_at', '>=', DateTime.fromJSDate(from).toUTC().toFormat(format))
+  if (to) query.where('created_at', '<', DateTime.fromJSDate(to).toUTC().toFormat(format))
 }

@@ -3,7 +3,8 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import Menu, { type MenuType } from '#models/menu'
 import { FieldError, conflict } from '#exceptions/api_exception'
 import type { MenuNode } from '#transformers/admin/menu_transformer'
-import { type Actor, findOr404, pageOf, whereKeyword } from '#services/admin/common'
+import { type Actor, audit, findOr404, pageOf, whereKeyword } from '#services/admin/common'
+import { changedFields } from '#services/audit_log'
 import MenuPolicy from '#policies/menu_policy'
 import { subtreeOf } from '#policies/grant_rule'
 import { rolesHoldingMenu } from '#policies/holdings'
@@ -126,7 +127,15 @@ export default class MenuService {
     await actor.bouncer
       .with(MenuPolicy)
       .authorize('create', { permission: fields.permission, parentId: fields.parentId })
-    return Menu.create(fields)
+    return db.transaction(async (trx) => {
+      const created = await Menu.create(fields, { client: trx })
+      await audit(trx, actor, {
+        targetType: 'menu',
+        targetId: created.id,
+        changes: changedFields({}, created.$attributes),
+      })
+      return created
+    })
   }
 
   async update(actor: Actor, id: number, data: UpdateMenuData) {
@@ -189,9 +198,15 @@ export default class MenuService {
       if (parentChanged && fields.parentId !== null) {
         await this.assertHoldersKeepChain(trx, menu.id, fields.parentId)
       }
+      const before = { ...menu.$attributes }
       menu.useTransaction(trx)
       menu.merge(fields)
       await menu.save()
+      await audit(trx, actor, {
+        targetType: 'menu',
+        targetId: menu.id,
+        changes: changedFields(before, menu.$attributes),
+      })
     })
     return menu
   }
@@ -231,7 +246,16 @@ export default class MenuService {
     const child = await Menu.query().where('parent_id', menu.id).select('id').first()
     if (child) throw conflict('The menu still has children: delete or move them first')
     // role_menus rows go with it (FK ON DELETE CASCADE).
-    await menu.delete()
+    await db.transaction(async (trx) => {
+      const before = { ...menu.$attributes }
+      menu.useTransaction(trx)
+      await menu.delete()
+      await audit(trx, actor, {
+        targetType: 'menu',
+        targetId: menu.id,
+        changes: changedFields(before, {}),
+      })
+    })
   }
 
   private async parentOf(parentId: number | null) {

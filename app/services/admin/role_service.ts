@@ -2,8 +2,10 @@ import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import Role, { type RoleStatus } from '#models/role'
 import { conflict, forbidden } from '#exceptions/api_exception'
+import { changedFields } from '#services/audit_log'
 import {
   type Actor,
+  audit,
   assertIdsExist,
   findOr404,
   pageOf,
@@ -78,6 +80,14 @@ export default class RoleService {
         { client: trx }
       )
       if (granted.length) await created.related('menus').attach(granted, trx)
+      await audit(trx, actor, {
+        targetType: 'role',
+        targetId: created.id,
+        changes: {
+          ...changedFields({}, created.$attributes),
+          menuIds: [[], [...granted].sort((a, b) => a - b)],
+        },
+      })
       return created
     })
     return this.show(role.id)
@@ -98,10 +108,16 @@ export default class RoleService {
       if (data.code !== undefined && data.code !== role.code) {
         await this.assertCodeFree(data.code, trx)
       }
+      const before = { ...role.$attributes }
       role.merge(
         Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined))
       )
       await role.save()
+      await audit(trx, actor, {
+        targetType: 'role',
+        targetId: role.id,
+        changes: changedFields(before, role.$attributes),
+      })
     })
     return this.show(id)
   }
@@ -114,7 +130,13 @@ export default class RoleService {
       await actor.bouncer.with(RolePolicy).authorize('delete', target)
       // user_roles and role_menus rows go with it (FK ON DELETE CASCADE): the holders lose what
       // the role granted on their very next request.
+      const before = { ...role.$attributes }
       await role.delete()
+      await audit(trx, actor, {
+        targetType: 'role',
+        targetId: role.id,
+        changes: changedFields(before, {}),
+      })
     })
   }
 
@@ -137,6 +159,14 @@ export default class RoleService {
       await actor.bouncer.with(RolePolicy).authorize('assignMenus', target, granted)
       const current = await readLinks(trx, LINKS.roleMenus, role.id)
       await writeLinkDifference(trx, LINKS.roleMenus, role.id, current, [...granted])
+      await audit(trx, actor, {
+        targetType: 'role',
+        targetId: role.id,
+        changes: changedFields(
+          { menuIds: [...current].sort((a, b) => a - b) },
+          { menuIds: [...granted].sort((a, b) => a - b) }
+        ),
+      })
     })
     return this.show(id)
   }

@@ -4,7 +4,7 @@ import UserPolicy from '#policies/user_policy'
 import { accountHolding } from '#policies/holdings'
 import { notFound } from '#exceptions/api_exception'
 import { SESSION_ID, endSession } from '#auth/sessions'
-import { type Actor, pageOf } from '#services/admin/common'
+import { type Actor, audit, pageOf } from '#services/admin/common'
 
 export type SessionFilters = { pageNum?: number; pageSize?: number; account?: string }
 
@@ -43,6 +43,11 @@ export default class SessionService {
         .with(UserPolicy)
         .authorize('forceLogout', await accountHolding(trx, session.userId))
       await endSession(id, 'forced', trx)
+      await audit(trx, actor, {
+        targetType: 'session',
+        targetId: id,
+        changes: { endReason: [null, 'forced'] },
+      })
     })
   }
 }

@@ -10,8 +10,10 @@ import { setPassword, unlockAccount } from '#services/admin_account_service'
 import { revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { accountKey, blockedUntil } from '#auth/login_limiter'
+import { MASKED, changedFields } from '#services/audit_log'
 import {
   type Actor,
+  audit,
   assertIdsExist,
   findOr404,
   pageOf,
@@ -87,6 +89,9 @@ export default class UserService {
       .with(UserPolicy)
       .authorize('unlock', await accountHolding(db.connection(), user.id))
     await unlockAccount(user)
+    // The blocks live in the limiter's store, which writes through its own connection: the audit
+    // row follows the unlock instead of sharing its transaction.
+    await audit(db.connection(), actor, { targetType: 'user', targetId: user.id })
     return this.show(id)
   }
 
@@ -117,6 +122,11 @@ export default class UserService {
       )
       // Same transaction: if a link row fails, the account is not created either.
       if (roleIds.length) await created.related('roles').attach(roleIds, trx)
+      await audit(trx, actor, {
+        targetType: 'user',
+        targetId: created.id,
+        changes: { ...changedFields({}, created.$attributes), roleIds: [[], roleIds] },
+      })
       return created
     })
     return this.show(user.id)
@@ -128,6 +138,7 @@ export default class UserService {
       const user = await findOr404(User, id, trx)
       const target = await accountHolding(trx, user.id)
       await actor.bouncer.with(UserPolicy).authorize('update', target)
+      const before = { ...user.$attributes }
 
       if (data.status === 'disabled' && user.status === 'enabled') {
         if (target.isSuperAdmin && (await otherEnabledSuperAdmins(user.id, trx)) === 0) {
@@ -144,6 +155,11 @@ export default class UserService {
       if (data.email !== undefined) user.email = data.email
       if (data.status !== undefined) user.status = data.status
       await user.save()
+      await audit(trx, actor, {
+        targetType: 'user',
+        targetId: user.id,
+        changes: changedFields(before, user.$attributes),
+      })
     })
     return this.show(id)
   }
@@ -164,7 +180,13 @@ export default class UserService {
       if (user.id === actor.id) throw forbidden('You cannot delete your own account')
       // user_roles rows go with it (FK cascade); articles keep existing with author_id = NULL.
       // With the row gone every JWT of the account fails its next request.
+      const before = { ...user.$attributes }
       await user.delete()
+      await audit(trx, actor, {
+        targetType: 'user',
+        targetId: user.id,
+        changes: changedFields(before, {}),
+      })
     })
   }
 
@@ -194,6 +216,14 @@ export default class UserService {
       }
       if (user.id === actor.id) throw forbidden('You cannot change your own roles')
       await writeLinkDifference(trx, LINKS.userRoles, user.id, current, roleIds)
+      await audit(trx, actor, {
+        targetType: 'user',
+        targetId: user.id,
+        changes: changedFields(
+          { roleIds: [...current].sort((a, b) => a - b) },
+          { roleIds: [...roleIds].sort((a, b) => a - b) }
+        ),
+      })
     })
     return this.show(id)
   }
@@ -208,7 +238,13 @@ export default class UserService {
     await actor.bouncer
       .with(UserPolicy)
       .authorize('resetPassword', await accountHolding(db.connection(), user.id))
-    await setPassword(user, password)
+    await setPassword(user, password, 'password', (trx) =>
+      audit(trx, actor, {
+        targetType: 'user',
+        targetId: user.id,
+        changes: { password: [MASKED, MASKED] },
+      })
+    )
     return this.show(id)
   }
 }

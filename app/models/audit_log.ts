@@ -1,0 +1,44 @@
+import { DateTime } from 'luxon'
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+
+/** One audited admin write or account command (app/services/audit_log.ts writes them). */
+export default class AuditLog extends BaseModel {
+  static table = 'audit_logs'
+
+  @column({ isPrimary: true })
+  declare id: number
+
+  @column.dateTime()
+  declare createdAt: DateTime
+
+  @column()
+  declare actorId: number | null
+
+  @column()
+  declare actor: string
+
+  @column()
+  declare permission: string
+
+  @column()
+  declare targetType: string
+
+  @column()
+  declare targetId: string | null
+
+  @column()
+  declare outcome: 'succeeded' | 'refused'
+
+  @column()
+  declare reason: string | null
+
+  @column()
+  declare requestId: string | null
+
+  @column()
+  declare ip: string | null
+
+  /** { field: [before, after] }, stored as JSON text (the same on SQLite and PostgreSQL). */
+  @column({ consume: (value) => (value ? JSON.parse(value) : null) })
+  declare changes: Record<string, [unknown, unknown]> | null
+}

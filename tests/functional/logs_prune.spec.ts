@@ -1,0 +1,85 @@
+import { test } from '@japa/runner'
+import { spawnSync } from 'node:child_process'
+import { DateTime } from 'luxon'
+import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
+import { withRealCommits } from '#tests/helpers/database'
+import { createAdmin } from '#tests/helpers/auth'
+
+const stored = (time: DateTime) => time.toUTC().toFormat(db.connection().dialect.dateTimeFormat)
+
+/** The command is another process: committed rows. */
+test.group('node ace logs:prune', (group) => {
+  withRealCommits(group)
+
+  test('deletes old log rows and old sessions in batches, keeps the recent ones', async ({
+    assert,
+  }) => {
+    const user = await createAdmin('pruned.owner')
+    const old = stored(DateTime.utc().minus({ days: 40 }))
+    const recent = stored(DateTime.utc().minus({ days: 10 }))
+    // More old rows than one batch (5,000), so the loop must go round.
+    const loginRow = (at: string, i: number) => ({
+      created_at: at,
+      account: `acct${i}`,
+      ip: '10.0.0.1',
+      user_agent: '',
+      outcome: 'wrong_password',
+    })
+    for (let start = 0; start < 12_000; start += 500) {
+      await db
+        .table('login_logs')
+        .multiInsert(Array.from({ length: 500 }, (_, i) => loginRow(old, start + i)))
+    }
+    await db.table('login_logs').multiInsert([loginRow(recent, 1), loginRow(recent, 2)])
+    const audit = (at: string) => ({
+      created_at: at,
+      actor: 'x',
+      permission: 'system:user:update',
+      target_type: 'user',
+      outcome: 'succeeded',
+    })
+    await db.table('audit_logs').multiInsert([audit(old), audit(old), audit(recent)])
+    const day = 86_400_000
+    const session = (id: string, ended: number | null, expires: number) => ({
+      id: id.padEnd(22, 'x'),
+      user_id: user.id,
+      ip: '10.0.0.1',
+      created_at: Date.now() - 60 * day,
+      last_seen_at: Date.now() - 60 * day,
+      expires_at: expires,
+      ended_at: ended,
+    })
+    await db
+      .table('admin_sessions')
+      .multiInsert([
+        session('endedlongago', Date.now() - 40 * day, Date.now() + day),
+        session('expiredlongago', null, Date.now() - 40 * day),
+        session('endedrecently', Date.now() - 2 * day, Date.now() + day),
+        session('stillalive', null, Date.now() + day),
+      ])
+
+    const run = spawnSync(process.execPath, ['ace', 'logs:prune', '--days=30'], {
+      cwd: app.makePath(),
+      env: { ...process.env, NODE_ENV: 'test' },
+      encoding: 'utf8',
+      timeout: 120_000,
+    })
+    assert.equal(run.status, 0, run.stdout + run.stderr)
+    assert.include(run.stdout, '12000 login log, 2 audit log, 2 sessions')
+    assert.lengthOf(await db.from('login_logs'), 2)
+    assert.lengthOf(await db.from('audit_logs'), 1)
+    assert.sameMembers(
+      (await db.from('admin_sessions').select('id')).map((row) => row.id.replace(/x+$/, '')),
+      ['endedrecently', 'stillalive']
+    )
+
+    const refused = spawnSync(process.execPath, ['ace', 'logs:prune', '--days=0'], {
+      cwd: app.makePath(),
+      env: { ...process.env, NODE_ENV: 'test' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    assert.equal(refused.status, 1)
+  }).timeout(180_000)
+})

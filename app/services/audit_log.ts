@@ -27,8 +27,8 @@ export type AuditEntry = {
 }
 
 const SECRET = /password|digest|token|secret|hash|credential/i
-/** Bookkeeping that changes on every write: noise in a diff. */
-const IGNORED = new Set(['updatedAt', 'updated_at'])
+/** Bookkeeping: noise in a diff (a password reset or a disable is recorded as such). */
+const IGNORED = new Set(['updatedAt', 'updated_at', 'tokenVersion'])
 /** What a secret's change is stored as. */
 export const MASKED = '[changed]'
 

@@ -21,6 +21,7 @@ export default defineConfig({
     () => import('@adonisjs/lucid/database_provider'),
     () => import('@adonisjs/cors/cors_provider'),
     () => import('@adonisjs/auth/auth_provider'),
+    () => import('@adonisjs/redis/redis_provider'),
     () => import('@adonisjs/limiter/limiter_provider'),
     () => import('@adonisjs/bouncer/bouncer_provider'),
     () => import('#providers/api_provider'),
@@ -48,6 +49,11 @@ export default defineConfig({
       {
         files: ['tests/pg/**/*.spec.{ts,js}'],
         name: 'pg',
+        timeout: 120000,
+      },
+      {
+        files: ['tests/replica/**/*.spec.{ts,js}'],
+        name: 'replica',
         timeout: 120000,
       },
     ],

@@ -4,6 +4,7 @@
 await import('reflect-metadata')
 const { Ignitor, prettyPrintError } = await import('@adonisjs/core')
 const { createApiServer } = await import('#start/http_server')
+const { gracefulShutdown, trackServer } = await import('#services/operations/lifecycle')
 
 const APP_ROOT = new URL('../', import.meta.url)
 
@@ -19,11 +20,12 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
     app.booting(async () => {
       await import('#start/env')
     })
-    app.listen('SIGTERM', () => app.terminate())
-    app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
+    // Drain, then exit 0 (app/services/operations/lifecycle.ts).
+    app.listen('SIGTERM', () => gracefulShutdown(app))
+    app.listenIf(app.managedByPm2, 'SIGINT', () => gracefulShutdown(app))
   })
   .httpServer()
-  .start(createApiServer)
+  .start((handler) => trackServer(createApiServer(handler)))
   .catch((error) => {
     process.exitCode = 1
     prettyPrintError(error)

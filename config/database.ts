@@ -25,6 +25,31 @@ const connection = env.get('DB_CONNECTION', 'sqlite')
  */
 export const PUBLIC_CONNECTION = `${connection}_public` as const
 
+/**
+ * PG_PREPARED_STATEMENTS=false (behind PgBouncer < 1.21 in transaction mode): no statement of
+ * ours or of a library may be named, or it would be prepared on one server connection and looked
+ * up on another. The limiter's database store names its upsert itself, so the names are stripped
+ * on the connection, for every query, in this one place (app/services/prepared_query.ts names ours).
+ */
+const namedStatements = env.get('PG_PREPARED_STATEMENTS', true)
+function withoutStatementNames(conn: any, done: (error: Error | null, conn: any) => void) {
+  const query = conn.query
+  conn.query = function (config: any, ...rest: any[]) {
+    if (
+      config &&
+      typeof config === 'object' &&
+      typeof config.submit !== 'function' &&
+      config.name
+    ) {
+      const { name, ...unnamed } = config
+      return query.call(this, unnamed, ...rest)
+    }
+    return query.call(this, config, ...rest)
+  }
+  done(null, conn)
+}
+const pgPoolHooks = namedStatements ? {} : { afterCreate: withoutStatementNames }
+
 const pgConnection = {
   host: env.get('PG_HOST', '127.0.0.1'),
   port: env.get('PG_PORT', 5432),
@@ -32,6 +57,30 @@ const pgConnection = {
   password: env.get('PG_PASSWORD', ''),
   database: env.get('PG_DB_NAME', 'adonis_rbac'),
 }
+
+/**
+ * PG_READ_HOST: the public module's reads go to a streaming replica (Lucid's read/write
+ * connections on the public connection; it never writes). Nothing else reads there: the guard,
+ * the access snapshot, the captcha, the limiter and the admin API stay on the primary, so replica
+ * lag can delay a newly published article but never revive a revoked token.
+ */
+const readHost = env.get('PG_READ_HOST')
+const publicPg = {
+  ...pgConnection,
+  application_name: 'public',
+  // Server-side: PostgreSQL cancels the statement itself (SQLSTATE 57014 -> 503).
+  statement_timeout: env.get('PUBLIC_STATEMENT_TIMEOUT_MS', 2000),
+} as any
+const publicReplicas = readHost
+  ? {
+      replicas: {
+        read: {
+          connection: [{ ...publicPg, host: readHost, port: env.get('PG_READ_PORT', 5432) }],
+        },
+        write: { connection: publicPg },
+      },
+    }
+  : { connection: publicPg }
 
 const dbConfig = defineConfig({
   connection,
@@ -60,7 +109,7 @@ const dbConfig = defineConfig({
     pg: {
       client: 'pg',
       connection: pgConnection,
-      pool: { min: 0, max: env.get('PG_POOL_MAX', 10) },
+      pool: { min: 0, max: env.get('PG_POOL_MAX', 10), ...pgPoolHooks },
       debug,
       migrations,
       schemaGeneration,
@@ -81,14 +130,14 @@ const dbConfig = defineConfig({
     },
     pg_public: {
       client: 'pg',
-      connection: {
-        ...pgConnection,
-        application_name: 'public',
-        // Server-side: PostgreSQL cancels the statement itself (SQLSTATE 57014 -> 503).
-        statement_timeout: env.get('PUBLIC_STATEMENT_TIMEOUT_MS', 2000),
-      } as any,
+      ...publicReplicas,
       // Waiting longer than this for a connection answers 503 instead of queueing without end.
-      pool: { min: 0, max: env.get('PUBLIC_POOL_MAX', 4), acquireTimeoutMillis: 5000 },
+      pool: {
+        min: 0,
+        max: env.get('PUBLIC_POOL_MAX', 4),
+        acquireTimeoutMillis: 5000,
+        ...pgPoolHooks,
+      },
       debug,
     },
   },

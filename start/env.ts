@@ -65,6 +65,9 @@ export default await Env.create(new URL('../', import.meta.url), {
   PG_PREPARED_STATEMENTS: Env.schema.boolean.optional(),
   /* The public module's own pool and statement timeout (docs/public-modules.md) */
   PUBLIC_POOL_MAX: Env.schema.number.optional(),
+  /* A streaming replica for the public module's reads only (README, "Running several instances") */
+  PG_READ_HOST: Env.schema.string.optional({ format: 'host' }),
+  PG_READ_PORT: Env.schema.number.optional(),
   PUBLIC_STATEMENT_TIMEOUT_MS: Env.schema.number.optional(),
   LIMIT_SEARCH_PER_MINUTE: Env.schema.number.optional(),
 
@@ -76,7 +79,12 @@ export default await Env.create(new URL('../', import.meta.url), {
   /*
   | Rate limits and captcha
   */
-  LIMITER_STORE: Env.schema.enum.optional(['database', 'memory'] as const),
+  LIMITER_STORE: Env.schema.enum.optional(['database', 'redis', 'memory'] as const),
+  /* Redis, only read when LIMITER_STORE=redis (config/redis.ts) */
+  REDIS_HOST: Env.schema.string.optional({ format: 'host' }),
+  REDIS_PORT: Env.schema.number.optional(),
+  REDIS_PASSWORD: Env.schema.string.optional(),
+  REDIS_DB: Env.schema.number.optional(),
   LIMIT_CAPTCHA_PER_MINUTE: Env.schema.number.optional(),
   LIMIT_LOGIN_FAILURES_PER_IP: Env.schema.number.optional(),
   LIMIT_LOGIN_FAILURES_PER_ACCOUNT: Env.schema.number.optional(),
@@ -95,6 +103,14 @@ export default await Env.create(new URL('../', import.meta.url), {
     }
     return value
   },
+
+  /*
+  | Operations: the readiness report's details for monitors presenting this secret
+  | (x-monitoring-secret header); SIGTERM drain (README, "Running several instances")
+  */
+  HEALTH_SECRET: Env.schema.string.optional(),
+  SHUTDOWN_DELAY_MS: Env.schema.number.optional(),
+  SHUTDOWN_TIMEOUT_MS: Env.schema.number.optional(),
 
   /*
   | First administrator created by `node ace db:seed`

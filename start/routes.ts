@@ -1,6 +1,6 @@
 /*
 | Routes. Everything lives under /api (no version segment):
-|   /api/health      liveness + readiness                                   (here)
+|   /api/health/*    live (no I/O), ready (database, replica, Redis); /api/health = ready (here)
 |   /api/auth/*      captcha, login, me, password                           (start/routes/auth.ts)
 |   /api/admin/*     RBAC administration; every route declares a permission (start/routes/admin.ts)
 |   /api/articles*   public article module, no auth                         (start/routes/public.ts)
@@ -8,7 +8,9 @@
 import router from '@adonisjs/core/services/router'
 import { controllers } from '#generated/controllers'
 
-router.get('/api/health', [controllers.Health, 'show']).as('health')
+router.get('/api/health/live', [controllers.Health, 'live']).as('health.live')
+router.get('/api/health/ready', [controllers.Health, 'ready']).as('health.ready')
+router.get('/api/health', [controllers.Health, 'ready']).as('health')
 
 await import('#start/routes/auth')
 await import('#start/routes/admin')

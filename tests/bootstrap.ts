@@ -25,9 +25,11 @@ export const plugins: Config['plugins'] = [
  *   unit        pure rules, no database, no HTTP
  *   functional  real HTTP through the app on the configured database (SQLite by default)
  *   stress      the 10,000-request fuzz and the 1,000 races (CI; `npm run test:stress`)
- *   pg          needs a running PostgreSQL: database cut through a proxy, two instances
+ *   pg          needs a running PostgreSQL (and Redis): database cut through a proxy, two
+ *               instances, the Redis limiter store, graceful shutdown
+ *   replica     needs a streaming replica on TEST_PG_REPLICA_PORT (.ci/pg-replica.sh)
  */
-const SUITES = ['unit', 'functional', 'stress', 'pg']
+const SUITES = ['unit', 'functional', 'stress', 'pg', 'replica']
 const ran: string[] = []
 
 /** With DB_CONNECTION=pg the test database (PG_DB_NAME) is created when missing. */

@@ -1,17 +1,38 @@
-import db from '@adonisjs/lucid/services/db'
+import { timingSafeEqual } from 'node:crypto'
 import type { HttpContext } from '@adonisjs/core/http'
+import env from '#start/env'
+import { healthChecks } from '#start/health'
+
+/** Whether the caller presents HEALTH_SECRET (x-monitoring-secret); compared in constant time. */
+function isMonitor(request: HttpContext['request']) {
+  const secret = env.get('HEALTH_SECRET')
+  const given = request.header('x-monitoring-secret')
+  if (!secret || !given) return false
+  const [a, b] = [Buffer.from(secret), Buffer.from(given)]
+  return a.length === b.length && timingSafeEqual(a, b)
+}
 
 export default class HealthController {
+  /** Liveness: the process answers. No I/O, so a database outage never restarts the instance. */
+  live({ response }: HttpContext) {
+    response.header('Cache-Control', 'no-store')
+    return { data: { status: 'ok' } }
+  }
+
   /**
-   * Liveness plus readiness: answers 200 only when a real query reaches the database. A database
-   * failure propagates to the error handler (503/500 in the error contract), never a 200.
+   * Readiness: 200 only when every check passes (database, the replica and Redis when
+   * configured, not draining), 503 in the error contract otherwise. The report (check names,
+   * messages, latencies) only for a monitor presenting HEALTH_SECRET: it names the topology.
    */
-  async show({ serialize }: HttpContext) {
-    const started = performance.now()
-    await db.rawQuery('SELECT 1')
-    return serialize({
-      status: 'ok',
-      database: { status: 'up', latencyMs: Math.round((performance.now() - started) * 100) / 100 },
+  async ready({ request, response }: HttpContext) {
+    const checks = await healthChecks()
+    const report = await checks.run()
+    const details = isMonitor(request) ? { report } : {}
+    response.header('Cache-Control', 'no-store')
+    if (report.isHealthy) return response.ok({ data: { status: 'ok', ...details } })
+    return response.serviceUnavailable({
+      errors: [{ code: 'E_UNAVAILABLE', message: 'The service is temporarily unavailable' }],
+      ...details,
     })
   }
 }

@@ -31,7 +31,10 @@ const UNIQUE_VIOLATIONS = new Set([
 /** Foreign-key violations: a concurrent request deleted or linked the row this write references. */
 const FOREIGN_KEY_VIOLATIONS = new Set(['23503', 'SQLITE_CONSTRAINT_FOREIGNKEY'])
 
-/** Errors that mean the data store cannot be reached right now: answered 503, not 500. */
+/**
+ * Errors that mean a data store cannot be reached right now: answered 503, not 500. Redis (the
+ * optional limiter store) fails fast with message-only errors, matched in isUnavailable().
+ */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -223,7 +226,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       if (typeof current.code === 'string' && UNAVAILABLE_CODES.has(current.code)) return true
       const message = String(current.message ?? '')
       if (
-        /Connection terminated|timeout exceeded when trying to connect|Knex: Timeout acquiring/i.test(
+        /Connection terminated|timeout exceeded when trying to connect|Knex: Timeout acquiring|Connection is closed|max retries per request|Command timed out/i.test(
           message
         )
       ) {

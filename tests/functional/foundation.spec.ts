@@ -13,10 +13,49 @@ import { freePort, startAppProcess } from '#tests/helpers/app_process'
 test.group('Foundation: health and the error contract', (group) => {
   isolate(group)
 
-  test('GET /api/health answers 200 after a real query', async ({ client }) => {
-    const response = await client.get('/api/health')
-    response.assertStatus(200)
-    response.assertBodyContains({ data: { status: 'ok', database: { status: 'up' } } })
+  test('GET /api/health (= ready) answers 200 after a real query, a bare status', async ({
+    client,
+    assert,
+  }) => {
+    for (const path of ['/api/health', '/api/health/ready']) {
+      const response = await client.get(path)
+      response.assertStatus(200)
+      assert.deepEqual(response.body(), { data: { status: 'ok' } }, path)
+      assert.equal(response.header('cache-control'), 'no-store')
+    }
+  })
+
+  test('GET /api/health/live answers without touching the database', async ({ client, assert }) => {
+    const queries: string[] = []
+    const listener = (query: { sql: string }) => queries.push(query.sql)
+    db.connection().emitter.on('db:query', listener)
+    try {
+      const response = await client.get('/api/health/live')
+      response.assertStatus(200)
+      assert.deepEqual(response.body(), { data: { status: 'ok' } })
+    } finally {
+      db.connection().emitter.off('db:query', listener)
+    }
+    assert.deepEqual(queries, [])
+  })
+
+  test('the readiness report goes only to a caller presenting HEALTH_SECRET', async ({
+    client,
+    assert,
+  }) => {
+    const wrong = await client.get('/api/health/ready').header('x-monitoring-secret', 'guess')
+    assert.deepEqual(wrong.body(), { data: { status: 'ok' } })
+
+    const monitor = await client
+      .get('/api/health/ready')
+      .header('x-monitoring-secret', 'test-monitoring-secret')
+    monitor.assertStatus(200)
+    const { report } = monitor.body().data
+    assert.isTrue(report.isHealthy)
+    const names = report.checks.map((check: { name: string }) => check.name)
+    assert.include(names, 'Shutdown')
+    assert.isTrue(names.some((name: string) => name.startsWith('Database health check')))
+    assert.isTrue(report.checks.every((check: { status: string }) => check.status === 'ok'))
   })
 
   test('an unknown route is a 404 in the error contract', async ({ client, assert }) => {

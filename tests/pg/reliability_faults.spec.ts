@@ -41,7 +41,7 @@ test.group('Reliability: the database goes away and comes back', (group) => {
     }
   })
 
-  test('protected, login, public and health requests answer 5xx while the database is cut, and recover', async ({
+  test('protected, login, public and ready requests answer 5xx while the database is cut (live stays 200), and recover', async ({
     assert,
   }) => {
     const { rows } = await db.query('SELECT id FROM users WHERE account = $1', [ADMIN_ACCOUNT])
@@ -77,6 +77,7 @@ test.group('Reliability: the database goes away and comes back', (group) => {
       'public list': () => call('/api/articles'),
       'public detail': () => call('/api/articles/fault-tolerant'),
       'health': () => call('/api/health'),
+      'ready': () => call('/api/health/ready'),
       'login': () =>
         call('/api/auth/login', {
           method: 'POST',
@@ -102,6 +103,11 @@ test.group('Reliability: the database goes away and comes back', (group) => {
       assert.oneOf(body.errors[0].code, ['E_UNAVAILABLE', 'E_INTERNAL'], name)
       assert.notMatch(JSON.stringify(body), /select|insert|delete|ECONN|postgres/i, name)
     }
+
+    // Alive all the same: liveness does no I/O, so an orchestrator does not restart the instance.
+    const live = await call('/api/health/live')
+    assert.equal(live.status, 200)
+    assert.deepEqual(live.body, { data: { status: 'ok' } })
 
     // Restored: the same requests succeed again, same process.
     proxy.restore()

@@ -7,14 +7,17 @@ import type pg from 'pg'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { freshPgDatabase } from '#tests/helpers/pg_database'
 import { startAppProcess, type AppProcess, readJson } from '#tests/helpers/app_process'
+import { flushLimiterRedis } from '#tests/helpers/redis'
 
 // Derived from the test database's name, so parallel runs with their own PG_DB_NAME never share it.
 const DATABASE = `${env.get('PG_DB_NAME', 'adonis_rbac_test')}_instances`
 
 /**
- * Two app processes on different ports, one PostgreSQL database, the database limiter store:
+ * Two app processes on different ports, one PostgreSQL database, the configured limiter store
+ * (database by default; CI runs this file again with LIMITER_STORE=redis, and through PgBouncer):
  * everything that must be shared (challenges, credentials, tokenVersion, limiter counters) is.
  */
+const LIMITER_STORE = env.get('LIMITER_STORE', 'database')
 test.group('Reliability: two instances, one database', (group) => {
   let db: pg.Client
   let a: AppProcess
@@ -22,7 +25,7 @@ test.group('Reliability: two instances, one database', (group) => {
 
   group.setup(async () => {
     db = await freshPgDatabase(DATABASE)
-    const instanceEnv = { DB_CONNECTION: 'pg', PG_DB_NAME: DATABASE, LIMITER_STORE: 'database' }
+    const instanceEnv = { DB_CONNECTION: 'pg', PG_DB_NAME: DATABASE, LIMITER_STORE }
     ;[a, b] = await Promise.all([startAppProcess(instanceEnv), startAppProcess(instanceEnv)])
     return async () => {
       await Promise.all([a.stop(), b.stop()])
@@ -119,8 +122,11 @@ test.group('Reliability: two instances, one database', (group) => {
     assert.equal((await json(`${b.url}/api/auth/me`, { headers: auth })).status, 200)
   }).timeout(120_000)
 
-  test('the login limiter counts across both instances', async ({ assert }) => {
+  test(`the login limiter counts across both instances (${LIMITER_STORE} store)`, async ({
+    assert,
+  }) => {
     await db.query('DELETE FROM rate_limits')
+    if (LIMITER_STORE === 'redis') await flushLimiterRedis()
     const failOn = async (instance: AppProcess, password = 'Wrong-Guess-9') => {
       const challenge = (await json(`${instance.url}/api/auth/captcha`)).body.data
       const verify = await json(`${instance.url}/api/auth/captcha/verify`, {

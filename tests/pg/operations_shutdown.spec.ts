@@ -1,0 +1,128 @@
+import { test } from '@japa/runner'
+import env from '#start/env'
+import type pg from 'pg'
+import { rightVerify } from '#tests/helpers/captcha'
+import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
+import { freshPgDatabase } from '#tests/helpers/pg_database'
+import { startAppProcess, type AppProcess, readJson } from '#tests/helpers/app_process'
+
+const DATABASE = `${env.get('PG_DB_NAME', 'adonis_rbac_test')}_shutdown`
+
+const exitOf = (instance: AppProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (instance.child.exitCode !== null) return resolve(instance.child.exitCode)
+    instance.child.once('exit', (code) => resolve(code))
+  })
+
+/**
+ * SIGTERM on a real app process (bin/server.ts): readiness fails at once, requests already
+ * accepted are all answered, new connections are refused, the pools close and the exit code is 0.
+ */
+test.group('Operations: graceful shutdown', (group) => {
+  let db: pg.Client
+
+  group.setup(async () => {
+    db = await freshPgDatabase(DATABASE)
+    return () => db.end()
+  })
+
+  const json = async (url: string, init: RequestInit = {}) => {
+    const response = await fetch(url, {
+      ...init,
+      headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+    })
+    return { status: response.status, body: await readJson(response) }
+  }
+  const credential = async (instance: AppProcess) => {
+    const challenge = (await json(`${instance.url}/api/auth/captcha`)).body.data
+    const { rows } = await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [
+      challenge.captchaId,
+    ])
+    const verify = await json(`${instance.url}/api/auth/captcha/verify`, {
+      method: 'POST',
+      body: JSON.stringify(await rightVerify(challenge, Number(rows[0].answer_x))),
+    })
+    return verify.body.data.captchaToken as string
+  }
+
+  test('SIGTERM with 50 logins in flight: all 50 answered 200, new connections refused, exit 0', async ({
+    assert,
+  }) => {
+    const instance = await startAppProcess({
+      DB_CONNECTION: 'pg',
+      PG_DB_NAME: DATABASE,
+      LIMITER_STORE: 'database',
+      LIMIT_CAPTCHA_PER_MINUTE: '1000',
+      LIMIT_LOGIN_FAILURES_PER_IP: '1000',
+      LIMIT_LOGIN_FAILURES_PER_ACCOUNT: '1000',
+      SHUTDOWN_DELAY_MS: '0',
+      SHUTDOWN_TIMEOUT_MS: '60000',
+      LOG_LEVEL: 'info',
+    })
+    try {
+      const credentials = []
+      for (let i = 0; i < 50; i++) credentials.push(await credential(instance))
+
+      // Logins of one account run one at a time (argon2id each): 50 of them take seconds.
+      let signalledAt = 0
+      const answers = credentials.map(async (captchaToken) => {
+        const answer = await json(`${instance.url}/api/auth/login`, {
+          method: 'POST',
+          body: JSON.stringify({ account: ADMIN_ACCOUNT, password: ADMIN_PASSWORD, captchaToken }),
+        }).catch((error: Error) => ({ status: 0, body: String(error.cause ?? error) }))
+        return { ...answer, at: performance.now() }
+      })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const exited = exitOf(instance)
+      signalledAt = performance.now()
+      instance.child.kill('SIGTERM')
+
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const refused = await fetch(`${instance.url}/api/health/live`).then(
+        () => false,
+        () => true
+      )
+      const results = await Promise.all(answers)
+      assert.deepEqual(
+        results.map((result) => result.status),
+        Array(50).fill(200),
+        JSON.stringify(results.filter((result) => result.status !== 200).slice(0, 3))
+      )
+      // Most were still queued when the signal came: the drain, not luck, answered them.
+      const afterSignal = results.filter((result) => result.at > signalledAt).length
+      assert.isAtLeast(afterSignal, 25)
+      assert.isTrue(refused, 'a new connection after SIGTERM was accepted')
+      assert.equal(await exited, 0, instance.output())
+      assert.include(instance.output(), 'shutdown complete')
+    } finally {
+      await instance.stop()
+    }
+  }).timeout(180_000)
+
+  test('during SHUTDOWN_DELAY_MS ready answers 503 and live 200; then the process exits 0', async ({
+    assert,
+  }) => {
+    const instance = await startAppProcess({
+      DB_CONNECTION: 'pg',
+      PG_DB_NAME: DATABASE,
+      SHUTDOWN_DELAY_MS: '1500',
+    })
+    try {
+      assert.equal((await json(`${instance.url}/api/health/ready`)).status, 200)
+      const exited = exitOf(instance)
+      instance.child.kill('SIGTERM')
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const ready = await json(`${instance.url}/api/health/ready`, {
+        headers: { 'x-monitoring-secret': 'test-monitoring-secret' },
+      })
+      assert.equal(ready.status, 503)
+      assert.equal(ready.body.errors[0].code, 'E_UNAVAILABLE')
+      const drain = ready.body.report.checks.find((check: any) => check.name === 'Shutdown')
+      assert.equal(drain.status, 'error')
+      assert.equal((await json(`${instance.url}/api/health/live`)).status, 200)
+      assert.equal(await exited, 0, instance.output())
+    } finally {
+      await instance.stop()
+    }
+  }).timeout(120_000)
+})

@@ -180,6 +180,18 @@ export async function unlockKeys(keys: LimitKey[]) {
   forgetKnownBlocks(keys.map((limit) => limit.key))
 }
 
+/** Blocks a key earned in the last day (whatever the store: database or Redis). */
+export async function blocksToday(limit: LimitKey): Promise<number> {
+  const history = await blockHistory().get(`${limit.key}_blocks`)
+  return history?.consumed ?? 0
+}
+
+/** Ends the count (and so the block) of a key as its expiry would, keeping its block history. */
+export async function expireCount(limit: LimitKey) {
+  await store(limit).delete(limit.key)
+  forgetKnownBlocks([limit.key])
+}
+
 /** Until when a key is blocked (null when it is not), for the user list. */
 export async function blockedUntil(limit: LimitKey): Promise<Date | null> {
   const state = await store(limit).get(limit.key)

@@ -56,6 +56,11 @@ export default defineConfig({
         name: 'replica',
         timeout: 120000,
       },
+      {
+        files: ['tests/browser/**/*.spec.{ts,js}'],
+        name: 'browser',
+        timeout: 180000,
+      },
     ],
     forceExit: false,
   },

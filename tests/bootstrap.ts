@@ -28,8 +28,9 @@ export const plugins: Config['plugins'] = [
  *   pg          needs a running PostgreSQL (and Redis): database cut through a proxy, two
  *               instances, the Redis limiter store, graceful shutdown
  *   replica     needs a streaming replica on TEST_PG_REPLICA_PORT (.ci/pg-replica.sh)
+ *   browser     the built console (console/dist) in Debian's Chromium through playwright-core
  */
-const SUITES = ['unit', 'functional', 'stress', 'pg', 'replica']
+const SUITES = ['unit', 'functional', 'stress', 'pg', 'replica', 'browser']
 const ran: string[] = []
 
 /** With DB_CONNECTION=pg the test database (PG_DB_NAME) is created when missing. */

@@ -1,0 +1,74 @@
+import { Route } from 'react-router-dom'
+import { Admin, CustomRoutes, Resource } from 'react-admin'
+import { Card, CardContent, Typography } from '@mui/material'
+import { usePermissions } from 'react-admin'
+import { authProvider, type Me, type MenuNode } from './authProvider'
+import { dataProvider } from './dataProvider'
+import { Layout } from './Layout'
+import { LoginPage } from './LoginPage'
+import { PAGES } from './pages'
+import { PasswordPage } from './pages/password'
+
+const components = (nodes: MenuNode[]): string[] =>
+  nodes.flatMap((node) => [
+    ...(node.component ? [node.component] : []),
+    ...components(node.children),
+  ])
+
+function Dashboard() {
+  const { permissions: me } = usePermissions<Me>()
+  if (!me) return null
+  return (
+    <Card sx={{ mt: 2 }}>
+      <CardContent>
+        <Typography variant="h6">Welcome, {me.user.nickname || me.user.account}</Typography>
+        <Typography color="text.secondary">
+          Roles:{' '}
+          {me.roles
+            .map((role) => `${role.name}${role.status === 'enabled' ? '' : ` (${role.status})`}`)
+            .join(', ') || 'none'}
+        </Typography>
+      </CardContent>
+    </Card>
+  )
+}
+
+/**
+ * The resources come from /me (react-admin passes getPermissions' answer to this function): a
+ * page the account does not hold is not even routed, nor a create or edit page without its code.
+ */
+export function App() {
+  return (
+    <Admin
+      title="Admin console"
+      authProvider={authProvider}
+      dataProvider={dataProvider}
+      loginPage={LoginPage}
+      layout={Layout}
+      dashboard={Dashboard}
+      requireAuth
+      disableTelemetry
+    >
+      {(me: Me | undefined) => [
+        ...components(me?.menus ?? [])
+          .map((component) => PAGES[component])
+          .filter(Boolean)
+          .map(({ codes, ...page }) => {
+            const holds = (code?: string) => !code || me!.permissions.includes(code)
+            return (
+              <Resource
+                key={page.name}
+                name={page.name}
+                list={page.list}
+                create={holds(codes?.create) ? page.create : undefined}
+                edit={holds(codes?.edit) ? page.edit : undefined}
+              />
+            )
+          }),
+        <CustomRoutes key="custom">
+          <Route path="/password" element={<PasswordPage />} />
+        </CustomRoutes>,
+      ]}
+    </Admin>
+  )
+}

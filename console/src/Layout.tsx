@@ -1,0 +1,100 @@
+import type { ReactNode } from 'react'
+import {
+  AppBar,
+  Layout as RaLayout,
+  Logout,
+  Menu,
+  MenuItemLink,
+  UserMenu,
+  usePermissions,
+} from 'react-admin'
+import { ListSubheader } from '@mui/material'
+import AccountTree from '@mui/icons-material/AccountTree'
+import Circle from '@mui/icons-material/CircleOutlined'
+import Description from '@mui/icons-material/Description'
+import Edit from '@mui/icons-material/Edit'
+import Groups from '@mui/icons-material/Groups'
+import History from '@mui/icons-material/History'
+import Key from '@mui/icons-material/Key'
+import Login from '@mui/icons-material/Login'
+import MonitorHeart from '@mui/icons-material/MonitorHeart'
+import People from '@mui/icons-material/People'
+import Person from '@mui/icons-material/Person'
+import Settings from '@mui/icons-material/Settings'
+import type { Me, MenuNode } from './authProvider'
+import { PAGES } from './pages'
+
+/** Icon names stored on menu nodes (RuoYi-style names from the seed) mapped to MUI icons. */
+const ICONS: Record<string, ReactNode> = {
+  'setting': <Settings />,
+  'user': <Person />,
+  'peoples': <Groups />,
+  'tree-table': <AccountTree />,
+  'documentation': <Description />,
+  'edit': <Edit />,
+  'monitor': <MonitorHeart />,
+  'online': <People />,
+  'logininfor': <Login />,
+  'log': <History />,
+}
+const icon = (name: string | null) => (name && ICONS[name]) || <Circle />
+
+const bySort = (a: MenuNode, b: MenuNode) => a.sort - b.sort || a.id - b.id
+
+/**
+ * The sidebar, built from the /me menu tree: directories become headings, pages become links to
+ * the react-admin resource registered for their `component`. Hidden nodes (`visible: false`) are
+ * left out of the sidebar but their pages stay reachable. The server already dropped what the
+ * account does not hold.
+ */
+function items(nodes: MenuNode[], depth = 0): ReactNode[] {
+  return [...nodes]
+    .filter((node) => node.visible)
+    .sort(bySort)
+    .flatMap((node) => {
+      if (node.type === 'directory') {
+        return [
+          <ListSubheader
+            key={`d${node.id}`}
+            sx={{ lineHeight: '36px', pl: 2 + depth * 2, bgcolor: 'transparent' }}
+          >
+            {node.name}
+          </ListSubheader>,
+          ...items(node.children, depth + 1),
+        ]
+      }
+      const page = node.component ? PAGES[node.component] : undefined
+      if (!page) return []
+      return [
+        <MenuItemLink
+          key={`m${node.id}`}
+          to={`/${page.name}`}
+          primaryText={node.name}
+          leftIcon={icon(node.icon)}
+          sx={{ pl: 2 + depth }}
+        />,
+      ]
+    })
+}
+
+function Sidebar() {
+  const { permissions } = usePermissions<Me>()
+  return <Menu data-testid="sidebar">{items(permissions?.menus ?? [])}</Menu>
+}
+
+const MyUserMenu = () => (
+  <UserMenu>
+    <MenuItemLink to="/password" primaryText="Change password" leftIcon={<Key />} />
+    <Logout />
+  </UserMenu>
+)
+
+// Defined once at module level: a new component on each render would remount the app bar and
+// lose the page title rendered into it.
+const MyAppBar = () => <AppBar userMenu={<MyUserMenu />} />
+
+export const Layout = ({ children }: { children: ReactNode }) => (
+  <RaLayout menu={Sidebar} appBar={MyAppBar}>
+    {children}
+  </RaLayout>
+)

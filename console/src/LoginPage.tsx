@@ -1,0 +1,83 @@
+import { useCallback, useState } from 'react'
+import type { FormEvent } from 'react'
+import { useLogin } from 'react-admin'
+import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material'
+import { SliderCaptcha } from './captcha/SliderCaptcha'
+
+/**
+ * Account, password and the slider captcha. A right drag earns a one-time credential; the login
+ * spends it whatever the outcome, so a failed login brings a fresh captcha.
+ */
+export function LoginPage() {
+  const login = useLogin()
+  const [account, setAccount] = useState('')
+  const [password, setPassword] = useState('')
+  const [captchaToken, setCaptchaToken] = useState<string | null>(null)
+  const [captchaKey, setCaptchaKey] = useState(0)
+  const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
+  const onToken = useCallback((token: string | null) => setCaptchaToken(token), [])
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!captchaToken) return
+    setBusy(true)
+    setError('')
+    try {
+      await login({ account, password, captchaToken })
+    } catch (failure) {
+      setError((failure as Error).message)
+      setCaptchaKey((key) => key + 1)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Box
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        bgcolor: 'grey.100',
+      }}
+    >
+      <Card component="form" onSubmit={submit} sx={{ width: 380 }}>
+        <CardContent
+          sx={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'center' }}
+        >
+          <Typography variant="h5">Sign in</Typography>
+          <TextField
+            label="Account"
+            name="account"
+            autoComplete="username"
+            fullWidth
+            required
+            value={account}
+            onChange={(e) => setAccount(e.target.value)}
+          />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            fullWidth
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <SliderCaptcha key={captchaKey} onToken={onToken} />
+          {error && (
+            <Alert severity="error" sx={{ width: '100%' }}>
+              {error}
+            </Alert>
+          )}
+          <Button type="submit" variant="contained" fullWidth disabled={!captchaToken || busy}>
+            Sign in
+          </Button>
+        </CardContent>
+      </Card>
+    </Box>
+  )
+}

@@ -1,0 +1,74 @@
+import type { AuthProvider } from 'react-admin'
+import { api, tokens } from './api'
+
+/** GET /api/auth/me: the account, its roles, its sidebar tree and its permission codes. */
+export type MenuNode = {
+  id: number
+  parentId: number | null
+  type: 'directory' | 'menu'
+  name: string
+  path: string | null
+  component: string | null
+  icon: string | null
+  sort: number
+  visible: boolean
+  children: MenuNode[]
+}
+export type Me = {
+  user: { id: number; account: string; nickname: string | null }
+  roles: { id: number; code: string; name: string; status: string }[]
+  menus: MenuNode[]
+  permissions: string[]
+}
+
+/** react-admin asks for the permissions and the identity together: one /me request serves both. */
+let pendingMe: Promise<Me> | null = null
+function fetchMe(): Promise<Me> {
+  pendingMe ??= api<Me>('auth/me')
+    .then(({ data }) => data)
+    .finally(() => (pendingMe = null))
+  return pendingMe
+}
+
+export type LoginParams = { account: string; password: string; captchaToken: string }
+
+/**
+ * The session lives in localStorage (the JWT and the device token), so a reload restores it:
+ * react-admin calls checkAuth, then getPermissions, which reads /api/auth/me. The access comes
+ * from the server on every load; nothing about permissions is stored in the browser.
+ */
+export const authProvider: AuthProvider = {
+  async login({ account, password, captchaToken }: LoginParams) {
+    const { data } = await api<{ token: string; deviceToken?: string }>('auth/login', {
+      method: 'POST',
+      body: { account, password, captchaToken, deviceToken: tokens.device() },
+    })
+    tokens.set(data.token)
+    if (data.deviceToken) tokens.setDevice(data.deviceToken)
+  },
+
+  async logout() {
+    if (tokens.get()) await api('auth/logout', { method: 'POST' }).catch(() => undefined)
+    tokens.clear()
+  },
+
+  async checkAuth() {
+    if (!tokens.get()) throw new Error('Please sign in')
+  },
+
+  /** 401: the token is gone (expired, revoked, password reset): back to the login page. */
+  async checkError(error) {
+    if (error?.status === 401) {
+      tokens.clear()
+      throw new Error('Your session has ended, please sign in again')
+    }
+    // 403 and the rest: stay signed in; the page shows the error message.
+  },
+
+  getPermissions: fetchMe,
+
+  async getIdentity() {
+    const { user } = await fetchMe()
+    return { id: user.id, fullName: user.nickname || user.account }
+  },
+}

@@ -1,0 +1,88 @@
+import type { DataProvider, RaRecord } from 'react-admin'
+import { api } from './api'
+
+/**
+ * react-admin's calls mapped to /api/admin/<resource>. Lists page with `pageNum`/`pageSize`
+ * (at most 100 per page) and answer `{ data, meta: { total, ... } }`; filters are passed as query
+ * parameters with the API's names (keyword, status, account, ...). The API does not sort lists on
+ * request, so the sort react-admin asks for is not sent. Updates send only the changed fields;
+ * the linked sets (a user's roles, a role's menus) have their own endpoints and are sent there
+ * when they changed.
+ */
+const path = (resource: string, id?: RaRecord['id']) =>
+  id === undefined ? `admin/${resource}` : `admin/${resource}/${encodeURIComponent(String(id))}`
+
+/** Sets written through their own endpoint: `PUT users/:id/roles`, `PUT roles/:id/menus`. */
+const LINKS: Record<string, { field: string; endpoint: string }> = {
+  users: { field: 'roleIds', endpoint: 'roles' },
+  roles: { field: 'menuIds', endpoint: 'menus' },
+}
+
+const sameSet = (a: unknown[] = [], b: unknown[] = []) =>
+  a.length === b.length && a.every((value) => b.includes(value))
+
+export const dataProvider: DataProvider = {
+  async getList(resource, { pagination, filter }) {
+    const { page = 1, perPage = 25 } = pagination ?? {}
+    const { data, meta } = await api<any[]>(path(resource), {
+      query: { ...filter, pageNum: page, pageSize: Math.min(perPage, 100) },
+    })
+    return { data, total: meta?.total ?? data.length }
+  },
+
+  async getOne(resource, { id }) {
+    return { data: (await api(path(resource, id))).data }
+  },
+
+  async getMany(resource, { ids }) {
+    const records = await Promise.all(ids.map((id) => api(path(resource, id))))
+    return { data: records.map((record) => record.data) }
+  },
+
+  async getManyReference(resource, params) {
+    return dataProvider.getList(resource, {
+      ...params,
+      filter: { ...params.filter, [params.target]: params.id },
+    })
+  },
+
+  async create(resource, { data }) {
+    return { data: (await api(path(resource), { method: 'POST', body: data })).data }
+  },
+
+  async update(resource, { id, data, previousData }) {
+    const link = LINKS[resource]
+    const changed: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(data)) {
+      if (key === link?.field || key === 'id') continue
+      if (JSON.stringify(value) !== JSON.stringify(previousData?.[key])) changed[key] = value
+    }
+    let record = previousData
+    if (Object.keys(changed).length > 0) {
+      record = (await api(path(resource, id), { method: 'PUT', body: changed })).data
+    }
+    if (link && data[link.field] && !sameSet(data[link.field], previousData?.[link.field])) {
+      await api(`${path(resource, id)}/${link.endpoint}`, {
+        method: 'PUT',
+        body: { [link.field]: data[link.field] },
+      })
+      record = (await api(path(resource, id))).data
+    }
+    return { data: record as any }
+  },
+
+  async updateMany(resource, { ids, data }) {
+    for (const id of ids) await api(path(resource, id), { method: 'PUT', body: data })
+    return { data: ids }
+  },
+
+  async delete(resource, { id, previousData }) {
+    await api(path(resource, id), { method: 'DELETE' })
+    return { data: (previousData ?? { id }) as any }
+  },
+
+  async deleteMany(resource, { ids }) {
+    for (const id of ids) await api(path(resource, id), { method: 'DELETE' })
+    return { data: ids }
+  },
+}

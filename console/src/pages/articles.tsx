@@ -1,0 +1,131 @@
+import {
+  ChipField,
+  Create,
+  CreateButton,
+  DateField,
+  DeleteButton,
+  Edit,
+  FilterButton,
+  FunctionField,
+  List,
+  SelectInput,
+  SimpleForm,
+  TextField,
+  TextInput,
+  TopToolbar,
+  required,
+  WrapperField,
+} from 'react-admin'
+import { IfCan, useCan } from '../access'
+import { api } from '../api'
+import { ActionButton, PromptButton, Grid } from '../components'
+
+const CATEGORIES = ['news', 'guide', 'release', 'announcement', 'engineering'].map((id) => ({
+  id,
+  name: id,
+}))
+const STATUSES = ['draft', 'published', 'archived'].map((id) => ({ id, name: id }))
+
+const filters = [
+  <TextInput key="keyword" source="keyword" label="Search" alwaysOn />,
+  <SelectInput key="status" source="status" choices={STATUSES} />,
+  <SelectInput key="category" source="category" choices={CATEGORIES} />,
+]
+
+/** A value for <input type="datetime-local">, an hour from now (local time). */
+const inAnHour = () => {
+  const date = new Date(Date.now() + 3600_000 - new Date().getTimezoneOffset() * 60_000)
+  return date.toISOString().slice(0, 16)
+}
+
+export const ArticleList = () => {
+  const can = useCan()
+  return (
+    <List
+      filters={filters}
+      exporter={false}
+      actions={
+        <TopToolbar>
+          <FilterButton />
+          <IfCan code="content:article:create">
+            <CreateButton />
+          </IfCan>
+        </TopToolbar>
+      }
+    >
+      <Grid rowClick={can('content:article:update') ? 'edit' : false}>
+        <TextField source="id" />
+        <TextField source="title" />
+        <TextField source="category" />
+        <FunctionField
+          label="Status"
+          render={(article) => (
+            <ChipField
+              record={{ status: article.scheduled ? 'scheduled' : article.status }}
+              source="status"
+              size="small"
+            />
+          )}
+        />
+        <DateField source="publishedAt" showTime />
+        <TextField source="author.account" label="Author" />
+        <WrapperField label="Actions" sortable={false}>
+          <ActionButton
+            code="content:article:publish"
+            label="Publish"
+            done="Article published"
+            show={(article) => article.status !== 'published'}
+            run={(article) =>
+              api(`admin/articles/${article.id}/publish`, { method: 'POST', body: {} })
+            }
+          />
+          <PromptButton
+            code="content:article:publish"
+            label="Schedule"
+            field={{ label: 'Publish at', type: 'datetime-local', initial: inAnHour() }}
+            done="Article scheduled"
+            show={(article) => article.status !== 'published' || article.scheduled}
+            run={(article, at) =>
+              api(`admin/articles/${article.id}/publish`, {
+                method: 'POST',
+                body: { publishedAt: new Date(at).toISOString() },
+              })
+            }
+          />
+          <ActionButton
+            code="content:article:publish"
+            label="Unpublish"
+            done="Article unpublished"
+            show={(article) => article.status === 'published'}
+            run={(article) => api(`admin/articles/${article.id}/unpublish`, { method: 'POST' })}
+          />
+          {can('content:article:delete') && <DeleteButton mutationMode="pessimistic" />}
+        </WrapperField>
+      </Grid>
+    </List>
+  )
+}
+
+const ArticleForm = () => (
+  <SimpleForm>
+    <TextInput source="title" validate={required()} fullWidth />
+    <TextInput source="slug" helperText="left empty: made from the title" />
+    <SelectInput source="category" choices={CATEGORIES} validate={required()} />
+    <TextInput source="summary" multiline fullWidth />
+    <TextInput source="content" multiline minRows={6} fullWidth validate={required()} />
+    <TextInput source="coverUrl" helperText="https:// URL or a site path" />
+    <TextInput source="internalNote" multiline fullWidth />
+  </SimpleForm>
+)
+
+export const ArticleCreate = () => (
+  <Create redirect="list">
+    <ArticleForm />
+  </Create>
+)
+
+export const ArticleEdit = () => (
+  <Edit mutationMode="pessimistic" redirect="list">
+    <ArticleForm />
+  </Edit>
+)

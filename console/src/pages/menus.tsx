@@ -1,0 +1,130 @@
+import { Link } from 'react-router-dom'
+import {
+  BooleanInput,
+  Button,
+  Create,
+  Edit,
+  NumberInput,
+  RecordContextProvider,
+  SelectInput,
+  SimpleForm,
+  TextInput,
+  Title,
+  required,
+} from 'react-admin'
+import { Card, Chip, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material'
+import { IfCan, useCan } from '../access'
+import { api } from '../api'
+import { ActionButton, STATUS_CHOICES } from '../components'
+import { type TreeNode, useMenuTree } from './MenuTreeInput'
+
+type Row = TreeNode & {
+  path: string | null
+  sort: number
+  visible: boolean
+  status: string
+  depth: number
+}
+
+const flatten = (nodes: TreeNode[], depth = 0): Row[] =>
+  nodes.flatMap((node) => [{ ...(node as Row), depth }, ...flatten(node.children, depth + 1)])
+
+/** The whole menu tree (GET /api/admin/menus/tree) as an indented table. */
+export const MenuTree = () => {
+  const { data = [] } = useMenuTree()
+  const can = useCan()
+  return (
+    <Card sx={{ mt: 2 }}>
+      <Title title="Menus" />
+      <IfCan code="system:menu:create">
+        <Button component={Link} to="/menus/create" label="Add a top-level node" sx={{ m: 1 }} />
+      </IfCan>
+      <Table size="small">
+        <TableHead>
+          <TableRow>
+            {['Name', 'Type', 'Path', 'Permission', 'Sort', 'Visible', 'Status', ''].map((head) => (
+              <TableCell key={head}>{head}</TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {flatten(data).map((node) => (
+            <RecordContextProvider key={node.id} value={node}>
+              <TableRow hover>
+                <TableCell sx={{ pl: 2 + node.depth * 3 }}>{node.name}</TableCell>
+                <TableCell>{node.type}</TableCell>
+                <TableCell>{node.path}</TableCell>
+                <TableCell>{node.permission}</TableCell>
+                <TableCell>{node.sort}</TableCell>
+                <TableCell>{node.visible ? 'yes' : 'no'}</TableCell>
+                <TableCell>
+                  <Chip size="small" label={node.status} />
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {can('system:menu:create') && node.type !== 'button' && (
+                    <Button
+                      component={Link}
+                      to="/menus/create"
+                      state={{ record: { parentId: node.id } }}
+                      label="Add child"
+                    />
+                  )}
+                  {can('system:menu:update') && (
+                    <Button component={Link} to={`/menus/${node.id}`} label="Edit" />
+                  )}
+                  <ActionButton
+                    code="system:menu:delete"
+                    label="Delete"
+                    confirm={`Delete "${node.name}"?`}
+                    done="Menu deleted"
+                    show={(menu) => menu.children.length === 0}
+                    run={(menu) => api(`admin/menus/${menu.id}`, { method: 'DELETE' })}
+                  />
+                </TableCell>
+              </TableRow>
+            </RecordContextProvider>
+          ))}
+        </TableBody>
+      </Table>
+    </Card>
+  )
+}
+
+const ParentInput = () => {
+  const { data = [] } = useMenuTree()
+  const choices = flatten(data)
+    .filter((node) => node.type !== 'button')
+    .map((node) => ({ id: node.id, name: `${'— '.repeat(node.depth)}${node.name}` }))
+  return <SelectInput source="parentId" choices={choices} emptyText="(top level)" />
+}
+
+const MenuForm = () => (
+  <SimpleForm>
+    <ParentInput />
+    <SelectInput
+      source="type"
+      validate={required()}
+      choices={['directory', 'menu', 'button'].map((type) => ({ id: type, name: type }))}
+    />
+    <TextInput source="name" validate={required()} />
+    <TextInput source="path" helperText="a relative route like users, or an https:// URL" />
+    <TextInput source="component" helperText="the view, like system/user/index" />
+    <TextInput source="icon" />
+    <TextInput source="permission" helperText="buttons: a code like content:article:publish" />
+    <NumberInput source="sort" defaultValue={0} />
+    <BooleanInput source="visible" defaultValue />
+    <SelectInput source="status" choices={STATUS_CHOICES} defaultValue="enabled" />
+  </SimpleForm>
+)
+
+export const MenuCreate = () => (
+  <Create redirect="list">
+    <MenuForm />
+  </Create>
+)
+
+export const MenuEdit = () => (
+  <Edit mutationMode="pessimistic" redirect="list">
+    <MenuForm />
+  </Edit>
+)

@@ -1,0 +1,64 @@
+import { useState } from 'react'
+import type { FormEvent } from 'react'
+import { Title, useNotify } from 'react-admin'
+import { Alert, Button, Card, CardContent, TextField } from '@mui/material'
+import { api, tokens } from '../api'
+
+/** PUT /api/auth/password: every older token dies; the answer carries a fresh one for this tab. */
+export function PasswordPage() {
+  const notify = useNotify()
+  const [form, setForm] = useState({ currentPassword: '', newPassword: '', confirm: '' })
+  const [error, setError] = useState('')
+  const set = (key: keyof typeof form) => (event: { target: { value: string } }) =>
+    setForm({ ...form, [key]: event.target.value })
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (form.newPassword !== form.confirm) return setError('The two new passwords differ')
+    try {
+      const { data } = await api<{ token: string }>('auth/password', {
+        method: 'PUT',
+        body: { currentPassword: form.currentPassword, newPassword: form.newPassword },
+      })
+      tokens.set(data.token)
+      setForm({ currentPassword: '', newPassword: '', confirm: '' })
+      setError('')
+      notify('Password changed: your other sessions have ended', { type: 'success' })
+    } catch (failure) {
+      setError((failure as Error).message)
+    }
+  }
+
+  return (
+    <Card sx={{ mt: 2, maxWidth: 420 }} component="form" onSubmit={submit}>
+      <Title title="Change password" />
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+        <TextField
+          label="Current password"
+          type="password"
+          required
+          value={form.currentPassword}
+          onChange={set('currentPassword')}
+        />
+        <TextField
+          label="New password"
+          type="password"
+          required
+          value={form.newPassword}
+          onChange={set('newPassword')}
+        />
+        <TextField
+          label="Repeat the new password"
+          type="password"
+          required
+          value={form.confirm}
+          onChange={set('confirm')}
+        />
+        {error && <Alert severity="error">{error}</Alert>}
+        <Button type="submit" variant="contained">
+          Change password
+        </Button>
+      </CardContent>
+    </Card>
+  )
+}

@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs'
+import { chromium, type Browser, type Page } from 'playwright-core'
+
+/** Debian's Chromium (apt install chromium); playwright-core drives it, no browser download. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: apt-get install chromium (or set CHROMIUM_PATH)`)
+  }
+  // launch() gives a fresh temporary profile; each newContext() is a clean, isolated session.
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Drags the captcha handle `distance` pixels to the right the way a person does: speed rises and
+ * falls (smoothstep), the hand wobbles vertically, event intervals are uneven and longer at the
+ * end, where people slow down to aim. Seeded, so a failure can be replayed.
+ */
+export async function humanDrag(page: Page, selector: string, distance: number, seed = 7) {
+  let state = seed
+  const random = () => (state = (state * 48271) % 2147483647) / 2147483647
+  const box = await page.locator(selector).boundingBox()
+  if (!box) throw new Error(`${selector} is not visible`)
+  const startX = box.x + box.width / 2
+  const startY = box.y + box.height / 2
+  await page.mouse.move(startX, startY)
+  await page.mouse.down()
+  const steps = 28 + Math.floor(random() * 8)
+  for (let i = 1; i <= steps; i++) {
+    const progress = i / steps
+    const eased = progress * progress * (3 - 2 * progress)
+    const wobble = i === steps ? 0 : (random() - 0.5) * 4
+    await page.mouse.move(startX + eased * distance, startY + wobble + Math.sin(i / 3) * 1.5)
+    await sleep(10 + random() * 18 + (progress > 0.8 ? 25 : 0))
+  }
+  await page.mouse.move(startX + distance, startY + 1)
+  await sleep(60)
+  await page.mouse.up()
+}

@@ -1,0 +1,69 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { createServer, request, type Server } from 'node:http'
+import { extname, join, normalize } from 'node:path'
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+}
+
+export type ConsoleServer = { url: string; close: () => Promise<void> }
+
+/**
+ * Serves the built console (console/dist) and forwards /api to the app under test, as a
+ * deployment would (one origin, so no CORS). Unknown paths get index.html (the SPA's routes).
+ */
+export async function startConsoleServer(options: {
+  distDir: string
+  apiUrl: string
+}): Promise<ConsoleServer> {
+  const api = new URL(options.apiUrl)
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://console')
+    if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
+      const upstream = request(
+        {
+          hostname: api.hostname,
+          port: api.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: api.host },
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(res)
+        }
+      )
+      upstream.on('error', () => {
+        res.writeHead(502, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ errors: [{ code: 'E_UNAVAILABLE', message: 'API unreachable' }] }))
+      })
+      req.pipe(upstream)
+      return
+    }
+    const relative = normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '')
+    let file = join(options.distDir, relative)
+    if (!file.startsWith(options.distDir)) file = join(options.distDir, 'index.html')
+    const info = await stat(file).catch(() => null)
+    if (!info || !info.isFile()) file = join(options.distDir, 'index.html')
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
+    createReadStream(file).pipe(res)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

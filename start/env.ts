@@ -113,6 +113,12 @@ export default await Env.create(new URL('../', import.meta.url), {
   SHUTDOWN_TIMEOUT_MS: Env.schema.number.optional(),
 
   /*
+  | The API contract: GET /api/openapi.json and the reference page GET /api/docs.
+  | Default: on, except with NODE_ENV=production (README, "API contract").
+  */
+  OPENAPI_ENABLED: Env.schema.boolean.optional(),
+
+  /*
   | First administrator created by `node ace db:seed`
   */
   ADMIN_ACCOUNT: Env.schema.string.optional(),

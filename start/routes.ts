@@ -4,6 +4,7 @@
 |   /api/auth/*      captcha, login, me, password                           (start/routes/auth.ts)
 |   /api/admin/*     RBAC administration; every route declares a permission (start/routes/admin.ts)
 |   /api/articles*   public article module, no auth                         (start/routes/public.ts)
+|   /api/openapi.json, /api/docs   the API contract (off in production unless OPENAPI_ENABLED)
 */
 import router from '@adonisjs/core/services/router'
 import { controllers } from '#generated/controllers'
@@ -11,6 +12,8 @@ import { controllers } from '#generated/controllers'
 router.get('/api/health/live', [controllers.Health, 'live']).as('health.live')
 router.get('/api/health/ready', [controllers.Health, 'ready']).as('health.ready')
 router.get('/api/health', [controllers.Health, 'ready']).as('health')
+router.get('/api/openapi.json', [controllers.Openapi, 'document']).as('openapi.document')
+router.get('/api/docs', [controllers.Openapi, 'reference']).as('openapi.reference')
 
 await import('#start/routes/auth')
 await import('#start/routes/admin')

@@ -1,5 +1,5 @@
 import { assert } from '@japa/assert'
-import { apiClient } from '@japa/api-client'
+import { ApiClient, apiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import type { Config } from '@japa/runner/types'
 import { pluginAdonisJS } from '@japa/plugin-adonisjs'
@@ -11,6 +11,7 @@ import { prepareTestDatabase } from '#tests/helpers/database'
 import { ensurePgDatabase } from '#tests/helpers/pg_database'
 import { createApiServer } from '#start/http_server'
 import { createLimiters } from '#auth/login_limiter'
+import { contractChecks, contractTeardown } from '#tests/helpers/openapi_contract'
 
 export const plugins: Config['plugins'] = [
   assert(),
@@ -64,8 +65,19 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
   teardown: [reportSuites],
 }
 
+/** Every answer the functional suite receives must match the OpenAPI document (GET /api/openapi.json). */
+ApiClient.teardown(contractTeardown)
+
 export const configureSuite: Config['configureSuite'] = (suite) => {
   ran.push(suite.name)
+  if (suite.name === 'functional') {
+    suite.setup(() => {
+      contractChecks.enabled = true
+      return () => {
+        contractChecks.enabled = false
+      }
+    })
+  }
   if (suite.name !== 'unit') {
     return suite.setup(() => testUtils.httpServer().start(createApiServer))
   }

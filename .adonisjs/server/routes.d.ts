@@ -7,6 +7,8 @@ export type ScannedRoutes = {
     'health.live': { paramsTuple?: []; params?: {} }
     'health.ready': { paramsTuple?: []; params?: {} }
     'health': { paramsTuple?: []; params?: {} }
+    'openapi.document': { paramsTuple?: []; params?: {} }
+    'openapi.reference': { paramsTuple?: []; params?: {} }
     'auth.captcha.show': { paramsTuple?: []; params?: {} }
     'auth.captcha.verify': { paramsTuple?: []; params?: {} }
     'auth.login': { paramsTuple?: []; params?: {} }
@@ -53,6 +55,8 @@ export type ScannedRoutes = {
     'health.live': { paramsTuple?: []; params?: {} }
     'health.ready': { paramsTuple?: []; params?: {} }
     'health': { paramsTuple?: []; params?: {} }
+    'openapi.document': { paramsTuple?: []; params?: {} }
+    'openapi.reference': { paramsTuple?: []; params?: {} }
     'auth.captcha.show': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
@@ -75,6 +79,8 @@ export type ScannedRoutes = {
     'health.live': { paramsTuple?: []; params?: {} }
     'health.ready': { paramsTuple?: []; params?: {} }
     'health': { paramsTuple?: []; params?: {} }
+    'openapi.document': { paramsTuple?: []; params?: {} }
+    'openapi.reference': { paramsTuple?: []; params?: {} }
     'auth.captcha.show': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }

@@ -2,11 +2,22 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
 import adminAuthConfig from '#config/admin_auth'
 import { MAX_ID } from '#validators/admin/common'
 import { SESSION_ID } from '#auth/sessions'
+import { named, s } from '#openapi/schema'
 
 export type AdminTokenClaims = { userId: number; tokenVersion: number; sessionId: string }
 
 const key = new TextEncoder().encode(adminAuthConfig.jwt.secret)
 const { issuer, audience, ttl } = adminAuthConfig.jwt
+
+/** Response contract (OpenAPI) of signAdminToken(): login and password change return it. */
+export const tokenSchema = named(
+  'Token',
+  s.object({
+    token: s.string(),
+    tokenType: s.literal('Bearer'),
+    expiresIn: s.integer({ description: 'seconds' }),
+  })
+)
 
 /**
  * The admin JWT carries only the account id (`sub`), the account's `tokenVersion` and its session

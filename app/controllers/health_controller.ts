@@ -2,6 +2,8 @@ import { timingSafeEqual } from 'node:crypto'
 import type { HttpContext } from '@adonisjs/core/http'
 import env from '#start/env'
 import { healthChecks } from '#start/health'
+import { contract } from '#openapi/contract'
+import { s } from '#openapi/schema'
 
 /** Whether the caller presents HEALTH_SECRET (x-monitoring-secret); compared in constant time. */
 function isMonitor(request: HttpContext['request']) {
@@ -13,6 +15,23 @@ function isMonitor(request: HttpContext['request']) {
 }
 
 export default class HealthController {
+  static contract = contract({
+    live: {
+      summary: 'Liveness: the process answers (no I/O)',
+      raw: { schema: s.object({ data: s.object({ status: s.literal('ok') }) }) },
+    },
+    ready: {
+      summary: 'Readiness: database, replica and Redis when configured, not draining',
+      description: 'The report only for callers sending `x-monitoring-secret: <HEALTH_SECRET>`.',
+      raw: {
+        schema: s.object({
+          data: s.object({ status: s.literal('ok'), report: s.record() }, ['report']),
+        }),
+      },
+      errors: [503],
+    },
+  })
+
   /** Liveness: the process answers. No I/O, so a database outage never restarts the instance. */
   live({ response }: HttpContext) {
     response.header('Cache-Control', 'no-store')

@@ -9,6 +9,11 @@ import {
   publishArticleValidator,
   updateArticleValidator,
 } from '#validators/admin/article'
+import { contract } from '#openapi/contract'
+import {
+  adminArticleDetailSchema,
+  adminArticleSchema,
+} from '#transformers/admin/article_transformer'
 
 const articles = new ArticleService()
 
@@ -17,6 +22,35 @@ const articles = new ArticleService()
  * public module has its own controller, service and transformer.
  */
 export default class ArticlesController {
+  static contract = contract({
+    index: {
+      summary: 'List articles (every status)',
+      query: listArticlesValidator,
+      page: adminArticleSchema,
+    },
+    show: { summary: 'One article with content', data: adminArticleDetailSchema },
+    store: {
+      summary: 'Create an article',
+      body: createArticleValidator,
+      status: 201,
+      data: adminArticleDetailSchema,
+      errors: [409],
+    },
+    update: {
+      summary: 'Update an article',
+      body: updateArticleValidator,
+      data: adminArticleDetailSchema,
+      errors: [409],
+    },
+    destroy: { summary: 'Delete an article', status: 204 },
+    publish: {
+      summary: 'Publish now, or schedule with a future publishedAt',
+      body: publishArticleValidator,
+      data: adminArticleDetailSchema,
+    },
+    unpublish: { summary: 'Back to draft', data: adminArticleDetailSchema },
+  })
+
   async index(ctx: HttpContext) {
     const filters = await ctx.request.validateUsing(listArticlesValidator)
     const page = await articles.list(filters)

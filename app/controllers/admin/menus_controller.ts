@@ -8,11 +8,33 @@ import {
   listMenusValidator,
   updateMenuValidator,
 } from '#validators/admin/menu'
+import { contract } from '#openapi/contract'
+import { menuSchema, menuTreeSchema } from '#transformers/admin/menu_transformer'
 
 const menus = new MenuService()
 
 /** /api/admin/menus: each route declares its permission in start/routes/admin.ts. */
 export default class MenusController {
+  static contract = contract({
+    tree: { summary: 'Every menu as the editing tree', list: menuTreeSchema },
+    index: { summary: 'List menus', query: listMenusValidator, page: menuSchema },
+    show: { summary: 'One menu node', data: menuSchema },
+    store: {
+      summary: 'Create a menu node (under a node the caller holds)',
+      body: createMenuValidator,
+      status: 201,
+      data: menuSchema,
+      errors: [409],
+    },
+    update: {
+      summary: 'Update, re-code or move a menu node',
+      body: updateMenuValidator,
+      data: menuSchema,
+      errors: [409],
+    },
+    destroy: { summary: 'Delete a menu node without children', status: 204, errors: [409] },
+  })
+
   /** The whole tree, every type and status, for the menu editor. */
   async tree(ctx: HttpContext) {
     return ctx.serialize(MenuTreeTransformer.transform(await menus.tree()))

@@ -9,11 +9,37 @@ import {
   listRolesValidator,
   updateRoleValidator,
 } from '#validators/admin/role'
+import { contract } from '#openapi/contract'
+import { roleDetailSchema, roleSchema } from '#transformers/admin/role_transformer'
 
 const roles = new RoleService()
 
 /** /api/admin/roles: each route declares its permission in start/routes/admin.ts. */
 export default class RolesController {
+  static contract = contract({
+    index: { summary: 'List roles', query: listRolesValidator, page: roleSchema },
+    show: { summary: 'One role with its menu ids', data: roleDetailSchema },
+    store: {
+      summary: 'Create a role (menus only among those the caller holds)',
+      body: createRoleValidator,
+      status: 201,
+      data: roleDetailSchema,
+      errors: [409],
+    },
+    update: {
+      summary: 'Update a role',
+      body: updateRoleValidator,
+      data: roleDetailSchema,
+      errors: [409],
+    },
+    destroy: { summary: 'Delete a role', status: 204, errors: [409] },
+    assignMenus: {
+      summary: "Replace a role's menus (grant rule)",
+      body: assignMenusValidator,
+      data: roleDetailSchema,
+    },
+  })
+
   async index(ctx: HttpContext) {
     const filters = await ctx.request.validateUsing(listRolesValidator)
     const page = await roles.list(filters)

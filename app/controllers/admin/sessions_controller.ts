@@ -4,11 +4,22 @@ import SessionService from '#services/admin/session_service'
 import { actorOf } from '#services/admin/common'
 import SessionTransformer from '#transformers/admin/session_transformer'
 import { listSessionsValidator } from '#validators/admin/session'
+import { contract } from '#openapi/contract'
+import { sessionSchema } from '#transformers/admin/session_transformer'
 
 const sessions = new SessionService()
 
 /** /api/admin/sessions: online administrators and force logout. */
 export default class SessionsController {
+  static contract = contract({
+    index: {
+      summary: 'Online administrators (live sessions)',
+      query: listSessionsValidator,
+      page: sessionSchema,
+    },
+    destroy: { summary: 'Force logout: end a session (grant rule)', status: 204 },
+  })
+
   async index(ctx: HttpContext) {
     const filters = await ctx.request.validateUsing(listSessionsValidator)
     const page = await sessions.list(filters)

@@ -10,11 +10,43 @@ import {
   resetPasswordValidator,
   updateUserValidator,
 } from '#validators/admin/user'
+import { contract } from '#openapi/contract'
+import { userSchema } from '#transformers/admin/user_transformer'
 
 const users = new UserService()
 
 /** /api/admin/users: each route declares its permission in start/routes/admin.ts. */
 export default class UsersController {
+  static contract = contract({
+    index: { summary: 'List administrators', query: listUsersValidator, page: userSchema },
+    show: { summary: 'One administrator', data: userSchema },
+    store: {
+      summary: 'Create an administrator (roles only among those the caller holds)',
+      body: createUserValidator,
+      status: 201,
+      data: userSchema,
+      errors: [409],
+    },
+    update: {
+      summary: 'Update an administrator',
+      body: updateUserValidator,
+      data: userSchema,
+      errors: [409],
+    },
+    destroy: { summary: 'Delete an administrator', status: 204 },
+    assignRoles: {
+      summary: "Replace an administrator's roles (grant rule)",
+      body: assignRolesValidator,
+      data: userSchema,
+    },
+    resetPassword: {
+      summary: 'Set a new password; every session of the account ends',
+      body: resetPasswordValidator,
+      data: userSchema,
+    },
+    unlock: { summary: 'Lift the login lock of the account', data: userSchema },
+  })
+
   async index(ctx: HttpContext) {
     const filters = await ctx.request.validateUsing(listUsersValidator)
     const page = await users.list(filters)

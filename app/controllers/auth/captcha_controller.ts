@@ -7,10 +7,51 @@ import { isPowSolvedFor, powChallengeFor } from '#captcha/proof_of_work'
 import { consumeCaptchaAllowance } from '#auth/login_limiter'
 import { captchaVerifyValidator } from '#validators/auth'
 import { captchaFailed } from '#exceptions/api_exception'
+import { contract } from '#openapi/contract'
+import { named, s } from '#openapi/schema'
 
 const { captcha } = adminAuthConfig
 
 export default class CaptchaController {
+  static contract = contract({
+    show: {
+      summary: 'A new slider challenge and its proof-of-work challenge',
+      description:
+        'The answer stays on the server. Drag `pieceImage` along row `pieceY` of ' +
+        '`backgroundImage`; solve `pow` (ALTCHA, SHA-256) meanwhile. Rate limited per address.',
+      data: named(
+        'CaptchaChallenge',
+        s.object({
+          captchaId: s.string(),
+          backgroundImage: s.string({ description: 'data: URL' }),
+          pieceImage: s.string({ description: 'data: URL' }),
+          pieceY: s.integer(),
+          width: s.integer(),
+          height: s.integer(),
+          pieceSize: s.integer(),
+          expiresIn: s.integer({ description: 'seconds' }),
+          pow: s.object({
+            algorithm: s.string(),
+            challenge: s.string(),
+            maxnumber: s.integer(),
+            salt: s.string(),
+            signature: s.string(),
+          }),
+        })
+      ),
+      errors: [429],
+    },
+    verify: {
+      summary: 'One attempt at a challenge; a right drag earns the one-time login credential',
+      body: captchaVerifyValidator,
+      data: named(
+        'CaptchaCredential',
+        s.object({ captchaToken: s.string(), expiresIn: s.integer({ description: 'seconds' }) })
+      ),
+      errors: [400, 429],
+    },
+  })
+
   /**
    * A new slider challenge. The answer x is stored server-side only; the response carries the
    * images, the row of the piece and the sizes.

@@ -1,7 +1,46 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import CurrentUserTransformer from '#transformers/auth/current_user_transformer'
+import { contract } from '#openapi/contract'
+import { named, s } from '#openapi/schema'
+import { currentUserSchema } from '#transformers/auth/current_user_transformer'
 
 export default class MeController {
+  static contract = contract({
+    show: {
+      summary: 'The caller: profile, roles, sidebar menu tree (no buttons), permission codes',
+      data: s.object({
+        user: currentUserSchema,
+        roles: s.array(
+          s.object({
+            id: s.integer(),
+            code: s.string(),
+            name: s.string(),
+            status: s.enum(['enabled', 'disabled']),
+          })
+        ),
+        menus: s.array(
+          named(
+            'SidebarMenu',
+            s.object({
+              id: s.integer(),
+              parentId: s.nullable(s.integer()),
+              type: s.enum(['directory', 'menu']),
+              name: s.string(),
+              path: s.nullable(s.string()),
+              component: s.nullable(s.string()),
+              icon: s.nullable(s.string()),
+              permission: s.nullable(s.string()),
+              sort: s.integer(),
+              visible: s.boolean(),
+              children: s.array(s.ref('SidebarMenu')),
+            })
+          )
+        ),
+        permissions: s.array(s.string()),
+      }),
+    },
+  })
+
   /**
    * The current account state, as the guard re-read it for this request: profile, every assigned
    * role with its status, the sidebar tree (buttons excluded) and the permission codes.

@@ -14,8 +14,19 @@ import {
   setRateLimitHeaders,
   settleSuccess,
 } from '#auth/login_limiter'
+import { contract } from '#openapi/contract'
+import { tokenSchema } from '#auth/jwt'
 
 export default class PasswordController {
+  static contract = contract({
+    update: {
+      summary: 'Change the own password; every session ends, a fresh token is returned',
+      body: changePasswordValidator,
+      data: tokenSchema,
+      errors: [429],
+    },
+  })
+
   /**
    * PUT /api/auth/password: changes the caller's own password. The current-password check is a
    * password attempt like a login: it counts against the account's failure limit (429 while

@@ -9,6 +9,11 @@ import {
   listArticlesValidator,
   showArticleValidator,
 } from '#validators/public/article'
+import { contract } from '#openapi/contract'
+import {
+  publicArticleDetailSchema,
+  publicArticleSchema,
+} from '#transformers/public/article_transformer'
 
 /** Public content may sit in shared caches briefly; an unpublish shows within this many seconds. */
 const CACHE_CONTROL = 'public, max-age=30'
@@ -19,6 +24,23 @@ const CACHE_CONTROL = 'public, max-age=30'
  * transformer, and send the JSON text with a strong ETag over exactly that text.
  */
 export default class ArticlesController {
+  static contract = contract({
+    index: {
+      summary: 'Published articles, newest first (keyword, category, sort)',
+      description: 'ETag and Last-Modified; keyword searches are rate limited per address.',
+      query: listArticlesValidator,
+      page: publicArticleSchema,
+      conditional: true,
+      errors: [429, 503],
+    },
+    show: {
+      summary: 'One published article by slug',
+      params: showArticleValidator,
+      data: publicArticleDetailSchema,
+      conditional: true,
+    },
+  })
+
   async index({ request, response }: HttpContext) {
     const filters = await listArticlesValidator.validate(request.qs())
     const page = await articles.list(filters)

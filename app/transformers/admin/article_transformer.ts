@@ -1,6 +1,8 @@
 import { DateTime } from 'luxon'
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type Article from '#models/article'
+import { named, s } from '#openapi/schema'
+import { ARTICLE_CATEGORIES, ARTICLE_STATUSES } from '#models/article'
 
 const SUMMARY_FIELDS = [
   'id',
@@ -15,6 +17,28 @@ const SUMMARY_FIELDS = [
   'createdAt',
   'updatedAt',
 ] as const
+
+const articleFields = {
+  id: s.integer(),
+  slug: s.string(),
+  title: s.string(),
+  summary: s.string(),
+  category: s.enum(ARTICLE_CATEGORIES),
+  coverUrl: s.nullable(s.string()),
+  status: s.enum(ARTICLE_STATUSES),
+  publishedAt: s.nullable(s.dateTime()),
+  authorId: s.nullable(s.integer()),
+  createdAt: s.dateTime(),
+  updatedAt: s.dateTime(),
+  scheduled: s.boolean(),
+  author: s.nullable(s.object({ id: s.integer(), account: s.string(), nickname: s.string() })),
+}
+/** Response contract (OpenAPI): list items, and the detail with content and internal note. */
+export const adminArticleSchema = named('AdminArticle', s.object(articleFields))
+export const adminArticleDetailSchema = named(
+  'AdminArticleDetail',
+  s.object({ ...articleFields, content: s.string(), internalNote: s.nullable(s.string()) })
+)
 
 /**
  * Articles on the admin side: every status and the internal fields (internal note, author),

@@ -1,5 +1,21 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type LoginLog from '#models/login_log'
+import { named, s } from '#openapi/schema'
+import { LOGIN_OUTCOMES } from '#models/login_log'
+
+/** Response contract (OpenAPI). */
+export const loginLogSchema = named(
+  'LoginLog',
+  s.object({
+    id: s.integer(),
+    createdAt: s.dateTime(),
+    account: s.string(),
+    userId: s.nullable(s.integer()),
+    ip: s.string(),
+    userAgent: s.string(),
+    outcome: s.enum(LOGIN_OUTCOMES),
+  })
+)
 
 /** One login attempt as the login-log page shows it. */
 export default class LoginLogTransformer extends BaseTransformer<LoginLog> {

@@ -1,5 +1,31 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type User from '#models/user'
+import { named, s } from '#openapi/schema'
+
+/** Response contract (OpenAPI). */
+export const userSchema = named(
+  'User',
+  s.object({
+    id: s.integer(),
+    account: s.string(),
+    nickname: s.string(),
+    email: s.nullable(s.string()),
+    status: s.enum(['enabled', 'disabled']),
+    lastLoginAt: s.nullable(s.dateTime()),
+    createdAt: s.dateTime(),
+    updatedAt: s.dateTime(),
+    lockedUntil: s.nullable(s.dateTime()),
+    roleIds: s.array(s.integer()),
+    roles: s.array(
+      s.object({
+        id: s.integer(),
+        code: s.string(),
+        name: s.string(),
+        status: s.enum(['enabled', 'disabled']),
+      })
+    ),
+  })
+)
 
 /**
  * An administrator account as the admin API shows it. Fields are picked, never spread: the

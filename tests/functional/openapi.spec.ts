@@ -1,0 +1,162 @@
+import { test } from '@japa/runner'
+import env from '#start/env'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { buildDocument, routeOperations } from '#openapi/document'
+import { ERROR_CODES } from '#exceptions/error_codes'
+import { createRoleValidator, listRolesValidator } from '#validators/admin/role'
+import { isolate } from '#tests/helpers/database'
+import { checkAgainstContract } from '#tests/helpers/openapi_contract'
+
+const toPath = (pattern: string) => pattern.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
+
+/** The `can` code a stored route declares, if any. */
+function permissionOf(route: ReturnType<typeof routeOperations>[number]['route']) {
+  const entry = [...route.middleware.all()].find((item: any) => item?.name === 'can') as any
+  return entry?.args as string | undefined
+}
+
+test.group('OpenAPI: the document is generated from the code', (group) => {
+  isolate(group)
+
+  test('GET /api/openapi.json is a valid OpenAPI 3.1 document', async ({ client, assert }) => {
+    const response = await client.get('/api/openapi.json')
+    response.assertStatus(200)
+    const document = response.body()
+    assert.equal(document.openapi, '3.1.0')
+    const result = await new Validator().validate(document)
+    assert.deepEqual(result.errors ?? [], [])
+    assert.isTrue(result.valid)
+  })
+
+  test('every route of the router has its operation; nothing is undocumented', async ({
+    assert,
+  }) => {
+    const { document, undocumented } = await buildDocument({ title: 't', version: '0' })
+    assert.deepEqual(undocumented, [])
+    const operations = routeOperations()
+    assert.isAbove(operations.length, 40)
+    for (const { route, method } of operations) {
+      const operation = document.paths[toPath(route.pattern)]?.[method.toLowerCase()]
+      assert.exists(operation, `${method} ${route.pattern}`)
+    }
+    const documented = Object.values<Record<string, unknown>>(document.paths).flatMap((item) =>
+      Object.keys(item)
+    )
+    assert.lengthOf(documented, operations.length)
+  })
+
+  test('every admin operation carries its route permission as x-permission, and Bearer security', async ({
+    assert,
+  }) => {
+    const { document } = await buildDocument({ title: 't', version: '0' })
+    for (const { route, method } of routeOperations()) {
+      const operation = document.paths[toPath(route.pattern)][method.toLowerCase()]
+      const code = permissionOf(route)
+      if (route.pattern.startsWith('/api/admin/')) {
+        assert.isString(code, route.pattern)
+        assert.equal(operation['x-permission'], code, `${method} ${route.pattern}`)
+        assert.deepEqual(operation.security, [{ bearerAuth: [] }])
+        assert.properties(operation.responses, ['401', '403'])
+      } else {
+        assert.notProperty(operation, 'x-permission', route.pattern)
+      }
+    }
+    const me = document.paths['/api/auth/me'].get
+    assert.deepEqual(me.security, [{ bearerAuth: [] }])
+    assert.notProperty(document.paths['/api/articles'].get, 'security')
+  })
+
+  test('request schemas are the validators’ own JSON Schema', async ({ assert }) => {
+    const { document } = await buildDocument({ title: 't', version: '0' })
+    const create = { ...(createRoleValidator.toJSONSchema() as any) }
+    delete create.$schema
+    assert.deepEqual(
+      document.paths['/api/admin/roles'].post.requestBody.content['application/json'].schema,
+      create
+    )
+    const query = document.paths['/api/admin/roles'].get.parameters.map((p: any) => p.name)
+    const { properties } = listRolesValidator.toJSONSchema() as any
+    assert.deepEqual(query, Object.keys(properties))
+    const pathParam = document.paths['/api/admin/roles/{id}'].get.parameters[0]
+    assert.equal(pathParam.in, 'path')
+    assert.equal(pathParam.schema.pattern, '^[1-9][0-9]{0,9}$')
+  })
+
+  test('the error contract lists every code with its status', async ({ assert }) => {
+    const { document } = await buildDocument({ title: 't', version: '0' })
+    const entry = document.components.schemas.ErrorEntry
+    assert.sameMembers(entry.properties.code.enum, Object.keys(ERROR_CODES))
+    for (const [code, { status }] of Object.entries(ERROR_CODES)) {
+      assert.include(document.components.schemas.Error.description, `\`${code}\` | ${status}`)
+    }
+  })
+
+  test('a body that drifts from the document is caught (extra field, missing field, wrong type)', async ({
+    assert,
+  }) => {
+    const role = {
+      id: 1,
+      code: 'r',
+      name: 'R',
+      status: 'enabled',
+      isSystem: false,
+      sort: 0,
+      remark: null,
+      createdAt: '2026-11-24T10:00:00.000+00:00',
+      updatedAt: '2026-11-24T10:00:00.000+00:00',
+      menuIds: [],
+    }
+    const exchange = (body: unknown) => ({
+      method: 'GET',
+      url: '/api/admin/roles/1',
+      status: 200,
+      contentType: 'application/json; charset=utf-8',
+      body,
+    })
+    await checkAgainstContract(exchange({ data: role }))
+    await assert.rejects(
+      () => checkAgainstContract(exchange({ data: { ...role, tokenVersion: 3 } })),
+      /does not match/
+    )
+    const missing: Partial<typeof role> = { ...role }
+    delete missing.remark
+    await assert.rejects(() => checkAgainstContract(exchange({ data: missing })), /does not match/)
+    await assert.rejects(
+      () => checkAgainstContract(exchange({ data: { ...role, id: '1' } })),
+      /does not match/
+    )
+    await assert.rejects(
+      () => checkAgainstContract({ ...exchange({ errors: [] }), status: 403 }),
+      /does not match/
+    )
+    await assert.rejects(
+      () => checkAgainstContract({ ...exchange({}), url: '/api/nowhere' }),
+      /no such operation/
+    )
+  })
+
+  test('GET /api/docs is the reference page of /api/openapi.json', async ({ client, assert }) => {
+    const response = await client.get('/api/docs')
+    response.assertStatus(200)
+    assert.match(response.header('content-type') ?? '', /^text\/html/)
+    assert.include(response.text(), 'data-url="/api/openapi.json"')
+  })
+
+  test('OPENAPI_ENABLED=false: both answer 404 in the error contract', async ({
+    client,
+    cleanup,
+  }) => {
+    const before = env.get('OPENAPI_ENABLED')
+    env.set('OPENAPI_ENABLED', false)
+    cleanup(() => {
+      env.set('OPENAPI_ENABLED', before as any)
+      // env.set writes process.env too; child app processes of later tests inherit it.
+      if (before === undefined) delete process.env.OPENAPI_ENABLED
+    })
+    for (const path of ['/api/openapi.json', '/api/docs']) {
+      const response = await client.get(path)
+      response.assertStatus(404)
+      response.assertBody({ errors: [{ code: 'E_NOT_FOUND', message: 'Resource not found' }] })
+    }
+  })
+})

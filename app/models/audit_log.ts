@@ -5,7 +5,8 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 export default class AuditLog extends BaseModel {
   static table = 'audit_logs'
 
-  @column({ isPrimary: true })
+  // bigint: node-postgres returns it as a string; the API sends a number on both databases.
+  @column({ isPrimary: true, consume: Number })
   declare id: number
 
   @column.dateTime()

@@ -22,7 +22,8 @@ export const LOGIN_OUTCOMES: readonly LoginOutcome[] = [
 export default class LoginLog extends BaseModel {
   static table = 'login_logs'
 
-  @column({ isPrimary: true })
+  // bigint: node-postgres returns it as a string; the API sends a number on both databases.
+  @column({ isPrimary: true, consume: Number })
   declare id: number
 
   @column.dateTime({ autoCreate: true })

@@ -7,7 +7,7 @@ import { openApiJson } from '#openapi/document'
 import { s } from '#openapi/schema'
 
 /** The reference page loads Scalar's standalone bundle (pinned) and points it at the document. */
-const SCALAR = 'https://cdn.jsdelivr.net/npm/@scalar/api-reference@1.44.0'
+const SCALAR = 'https://cdn.jsdelivr.net/npm/@scalar/api-reference@1.72.1'
 
 const REFERENCE_PAGE = `<!doctype html>
 <html lang="en">

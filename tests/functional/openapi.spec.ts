@@ -1,4 +1,6 @@
 import { test } from '@japa/runner'
+import { mkdir, writeFile } from 'node:fs/promises'
+import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { buildDocument, routeOperations } from '#openapi/document'
@@ -26,6 +28,9 @@ test.group('OpenAPI: the document is generated from the code', (group) => {
     const result = await new Validator().validate(document)
     assert.deepEqual(result.errors ?? [], [])
     assert.isTrue(result.valid)
+    // Kept as a CI artifact, for client generators and for review.
+    await mkdir(app.makePath('tmp'), { recursive: true })
+    await writeFile(app.makePath('tmp/openapi.json'), JSON.stringify(document, null, 2))
   })
 
   test('every route of the router has its operation; nothing is undocumented', async ({

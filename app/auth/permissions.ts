@@ -34,8 +34,8 @@ export const PERMISSIONS = {
     publish: 'content:article:publish',
   },
   session: {
-    list: 'monitor:online:list',
-    forceLogout: 'monitor:online:force-logout',
+    list: 'monitor:session:list',
+    forceLogout: 'monitor:session:delete',
   },
   loginLog: {
     list: 'monitor:login-log:list',
@@ -67,7 +67,11 @@ const ACTION_NAMES: Record<string, string> = {
   'assign-menus': 'Assign menus',
   'unlock': 'Unlock',
   'publish': 'Publish',
-  'force-logout': 'Force logout',
+}
+
+/** Where the verb alone would say too little. */
+const CODE_NAMES: Record<string, string> = {
+  [PERMISSIONS.session.forceLogout]: 'Force logout',
 }
 
 export type MenuSeed = {
@@ -83,7 +87,7 @@ export type MenuSeed = {
 
 function buttons(group: Record<string, string>): MenuSeed[] {
   return Object.values(group).map((code, index) => ({
-    name: ACTION_NAMES[code.split(':').pop()!] ?? code,
+    name: CODE_NAMES[code] ?? ACTION_NAMES[code.split(':').pop()!] ?? code,
     type: 'button' as const,
     permission: code,
     sort: index + 1,

@@ -87,7 +87,7 @@ export const SessionList = () => (
       <DateField source="lastSeenAt" showTime />
       <WrapperField label="Actions" sortable={false}>
         <ActionButton
-          code="monitor:online:force-logout"
+          code="monitor:session:delete"
           label="Force logout"
           confirm="End this session? Its next request will be sent back to the login page."
           done="Session ended"

@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { spawnSync } from 'node:child_process'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import { Validator } from '@seriousme/openapi-schema-validator'
@@ -138,6 +139,23 @@ test.group('OpenAPI: the document is generated from the code', (group) => {
       () => checkAgainstContract({ ...exchange({}), url: '/api/nowhere' }),
       /no such operation/
     )
+  })
+
+  test('node ace openapi:export writes the document the server serves', async ({
+    client,
+    assert,
+  }) => {
+    const file = app.makePath('tmp/openapi-export.json')
+    const run = spawnSync(process.execPath, ['ace', 'openapi:export', '--output', file], {
+      cwd: app.makePath(),
+      env: { ...process.env, NODE_ENV: 'test' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    assert.equal(run.status, 0, run.stdout + run.stderr)
+    const exported = JSON.parse(await readFile(file, 'utf8'))
+    assert.isAbove(Object.keys(exported.paths).length, 30)
+    assert.deepEqual(exported, (await client.get('/api/openapi.json')).body())
   })
 
   test('GET /api/docs is the reference page of /api/openapi.json', async ({ client, assert }) => {

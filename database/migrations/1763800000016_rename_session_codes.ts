@@ -13,13 +13,17 @@ const RENAMES: [string, string][] = [
 export default class extends BaseSchema {
   async up() {
     for (const [from, to] of RENAMES) {
-      this.defer((db) => db.from('menus').where('permission', from).update({ permission: to }))
+      this.defer(async (db) => {
+        await db.from('menus').where('permission', from).update({ permission: to })
+      })
     }
   }
 
   async down() {
     for (const [from, to] of RENAMES) {
-      this.defer((db) => db.from('menus').where('permission', to).update({ permission: from }))
+      this.defer(async (db) => {
+        await db.from('menus').where('permission', to).update({ permission: from })
+      })
     }
   }
 }

@@ -3,14 +3,18 @@ import type { ReactElement, ReactNode } from 'react'
 import {
   Button,
   Confirm,
+  CreateButton,
   Datagrid,
+  FilterButton,
+  List,
+  TopToolbar,
   useLogoutIfAccessDenied,
   useNotify,
   useRecordContext,
   useRefresh,
 } from 'react-admin'
 import { Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material'
-import { useCan } from './access'
+import { IfCan, useCan } from './access'
 
 export const STATUS_CHOICES = [
   { id: 'enabled', name: 'enabled' },
@@ -30,6 +34,35 @@ export function Grid({ children, rowClick }: { children: ReactNode; rowClick?: '
           : child
       )}
     </Datagrid>
+  )
+}
+
+/**
+ * The list page of an editable resource: filters, a Create button only with the `create` code,
+ * rows that open the edit page only with the `update` code.
+ */
+export function ResourceList(props: {
+  filters: ReactElement[]
+  create: string
+  update: string
+  children: ReactNode
+}) {
+  const can = useCan()
+  return (
+    <List
+      filters={props.filters}
+      exporter={false}
+      actions={
+        <TopToolbar>
+          <FilterButton />
+          <IfCan code={props.create}>
+            <CreateButton />
+          </IfCan>
+        </TopToolbar>
+      }
+    >
+      <Grid rowClick={can(props.update) ? 'edit' : false}>{props.children}</Grid>
+    </List>
   )
 }
 

@@ -1,24 +1,20 @@
 import {
   ChipField,
   Create,
-  CreateButton,
   DateField,
   DeleteButton,
   Edit,
-  FilterButton,
   FunctionField,
-  List,
   SelectInput,
   SimpleForm,
   TextField,
   TextInput,
-  TopToolbar,
   required,
   WrapperField,
 } from 'react-admin'
-import { IfCan, useCan } from '../access'
+import { useCan } from '../access'
 import { api } from '../api'
-import { ActionButton, PromptButton, Grid } from '../components'
+import { ActionButton, PromptButton, ResourceList } from '../components'
 
 const CATEGORIES = ['news', 'guide', 'release', 'announcement', 'engineering'].map((id) => ({
   id,
@@ -41,68 +37,55 @@ const inAnHour = () => {
 export const ArticleList = () => {
   const can = useCan()
   return (
-    <List
-      filters={filters}
-      exporter={false}
-      actions={
-        <TopToolbar>
-          <FilterButton />
-          <IfCan code="content:article:create">
-            <CreateButton />
-          </IfCan>
-        </TopToolbar>
-      }
-    >
-      <Grid rowClick={can('content:article:update') ? 'edit' : false}>
-        <TextField source="id" />
-        <TextField source="title" />
-        <TextField source="category" />
-        <FunctionField
-          label="Status"
-          render={(article) => (
-            <ChipField
-              record={{ status: article.scheduled ? 'scheduled' : article.status }}
-              source="status"
-              size="small"
-            />
-          )}
+    <ResourceList filters={filters} create="content:article:create" update="content:article:update">
+      <TextField source="id" />
+      <TextField source="title" />
+      <TextField source="category" />
+      <FunctionField
+        label="Status"
+        render={(article) => (
+          <ChipField
+            record={{ status: article.scheduled ? 'scheduled' : article.status }}
+            source="status"
+            size="small"
+          />
+        )}
+      />
+      <DateField source="publishedAt" showTime />
+      <TextField source="author.account" label="Author" />
+      <WrapperField label="Actions" sortable={false}>
+        <ActionButton
+          code="content:article:publish"
+          label="Publish"
+          done="Article published"
+          show={(article) => article.status !== 'published'}
+          run={(article) =>
+            api(`admin/articles/${article.id}/publish`, { method: 'POST', body: {} })
+          }
         />
-        <DateField source="publishedAt" showTime />
-        <TextField source="author.account" label="Author" />
-        <WrapperField label="Actions" sortable={false}>
-          <ActionButton
-            code="content:article:publish"
-            label="Publish"
-            done="Article published"
-            show={(article) => article.status !== 'published'}
-            run={(article) =>
-              api(`admin/articles/${article.id}/publish`, { method: 'POST', body: {} })
-            }
-          />
-          <PromptButton
-            code="content:article:publish"
-            label="Schedule"
-            field={{ label: 'Publish at', type: 'datetime-local', initial: inAnHour() }}
-            done="Article scheduled"
-            show={(article) => article.status !== 'published' || article.scheduled}
-            run={(article, at) =>
-              api(`admin/articles/${article.id}/publish`, {
-                method: 'POST',
-                body: { publishedAt: new Date(at).toISOString() },
-              })
-            }
-          />
-          <ActionButton
-            code="content:article:publish"
-            label="Unpublish"
-            done="Article unpublished"
-            show={(article) => article.status === 'published'}
-            run={(article) => api(`admin/articles/${article.id}/unpublish`, { method: 'POST' })}
-          />
-          {can('content:article:delete') && <DeleteButton mutationMode="pessimistic" />}
-        </WrapperField>
-      </Grid>
-    </List>
+        <PromptButton
+          code="content:article:publish"
+          label="Schedule"
+          field={{ label: 'Publish at', type: 'datetime-local', initial: inAnHour() }}
+          done="Article scheduled"
+          show={(article) => article.status !== 'published' || article.scheduled}
+          run={(article, at) =>
+            api(`admin/articles/${article.id}/publish`, {
+              method: 'POST',
+              body: { publishedAt: new Date(at).toISOString() },
+            })
+          }
+        />
+        <ActionButton
+          code="content:article:publish"
+          label="Unpublish"
+          done="Article unpublished"
+          show={(article) => article.status === 'published'}
+          run={(article) => api(`admin/articles/${article.id}/unpublish`, { method: 'POST' })}
+        />
+        {can('content:article:delete') && <DeleteButton mutationMode="pessimistic" />}
+      </WrapperField>
+    </ResourceList>
   )
 }
 

@@ -2,23 +2,19 @@ import {
   BooleanField,
   ChipField,
   Create,
-  CreateButton,
   DeleteButton,
   Edit,
-  FilterButton,
-  List,
   NumberInput,
   SelectInput,
   SimpleForm,
   TextField,
   TextInput,
-  TopToolbar,
   WrapperField,
   required,
   useRecordContext,
 } from 'react-admin'
-import { IfCan, useCan } from '../access'
-import { STATUS_CHOICES, Grid } from '../components'
+import { useCan } from '../access'
+import { STATUS_CHOICES, ResourceList } from '../components'
 import { MenuTreeInput } from './MenuTreeInput'
 
 const filters = [
@@ -34,32 +30,19 @@ const DeleteRole = () => {
 export const RoleList = () => {
   const can = useCan()
   return (
-    <List
-      filters={filters}
-      exporter={false}
-      actions={
-        <TopToolbar>
-          <FilterButton />
-          <IfCan code="system:role:create">
-            <CreateButton />
-          </IfCan>
-        </TopToolbar>
-      }
-    >
-      <Grid rowClick={can('system:role:update') ? 'edit' : false}>
-        <TextField source="id" />
-        <TextField source="code" />
-        <TextField source="name" />
-        <ChipField source="status" size="small" />
-        <BooleanField source="isSystem" label="System" />
-        <TextField source="sort" />
-        {can('system:role:delete') && (
-          <WrapperField label="Actions" sortable={false}>
-            <DeleteRole />
-          </WrapperField>
-        )}
-      </Grid>
-    </List>
+    <ResourceList filters={filters} create="system:role:create" update="system:role:update">
+      <TextField source="id" />
+      <TextField source="code" />
+      <TextField source="name" />
+      <ChipField source="status" size="small" />
+      <BooleanField source="isSystem" label="System" />
+      <TextField source="sort" />
+      {can('system:role:delete') && (
+        <WrapperField label="Actions" sortable={false}>
+          <DeleteRole />
+        </WrapperField>
+      )}
+    </ResourceList>
   )
 }
 

@@ -1,13 +1,10 @@
 import {
   ChipField,
   Create,
-  CreateButton,
   DateField,
   DeleteButton,
   Edit,
-  FilterButton,
   FunctionField,
-  List,
   PasswordInput,
   ReferenceArrayInput,
   SelectArrayInput,
@@ -15,13 +12,12 @@ import {
   SimpleForm,
   TextField,
   TextInput,
-  TopToolbar,
   required,
   WrapperField,
 } from 'react-admin'
-import { IfCan, useCan } from '../access'
+import { useCan } from '../access'
 import { api } from '../api'
-import { ActionButton, PromptButton, STATUS_CHOICES, Grid } from '../components'
+import { ActionButton, PromptButton, STATUS_CHOICES, ResourceList } from '../components'
 
 const filters = [
   <TextInput key="keyword" source="keyword" label="Search" alwaysOn />,
@@ -37,50 +33,37 @@ const RolesInput = () => (
 export const UserList = () => {
   const can = useCan()
   return (
-    <List
-      filters={filters}
-      exporter={false}
-      actions={
-        <TopToolbar>
-          <FilterButton />
-          <IfCan code="system:user:create">
-            <CreateButton />
-          </IfCan>
-        </TopToolbar>
-      }
-    >
-      <Grid rowClick={can('system:user:update') ? 'edit' : false}>
-        <TextField source="id" />
-        <TextField source="account" />
-        <TextField source="nickname" />
-        <ChipField source="status" size="small" />
-        <FunctionField
-          label="Roles"
-          render={(user) => user.roles.map((role: { name: string }) => role.name).join(', ')}
+    <ResourceList filters={filters} create="system:user:create" update="system:user:update">
+      <TextField source="id" />
+      <TextField source="account" />
+      <TextField source="nickname" />
+      <ChipField source="status" size="small" />
+      <FunctionField
+        label="Roles"
+        render={(user) => user.roles.map((role: { name: string }) => role.name).join(', ')}
+      />
+      <DateField source="lastLoginAt" showTime />
+      <DateField source="lockedUntil" showTime />
+      <WrapperField label="Actions" sortable={false}>
+        <PromptButton
+          code="system:user:reset-password"
+          label="Reset password"
+          field={{ label: 'New password', type: 'password' }}
+          done="Password reset: the account's sessions have ended"
+          run={(user, password) =>
+            api(`admin/users/${user.id}/password-reset`, { method: 'POST', body: { password } })
+          }
         />
-        <DateField source="lastLoginAt" showTime />
-        <DateField source="lockedUntil" showTime />
-        <WrapperField label="Actions" sortable={false}>
-          <PromptButton
-            code="system:user:reset-password"
-            label="Reset password"
-            field={{ label: 'New password', type: 'password' }}
-            done="Password reset: the account's sessions have ended"
-            run={(user, password) =>
-              api(`admin/users/${user.id}/password-reset`, { method: 'POST', body: { password } })
-            }
-          />
-          <ActionButton
-            code="system:user:unlock"
-            label="Unlock"
-            done="Account unlocked"
-            show={(user) => user.lockedUntil !== null}
-            run={(user) => api(`admin/users/${user.id}/unlock`, { method: 'POST' })}
-          />
-          {can('system:user:delete') && <DeleteButton mutationMode="pessimistic" />}
-        </WrapperField>
-      </Grid>
-    </List>
+        <ActionButton
+          code="system:user:unlock"
+          label="Unlock"
+          done="Account unlocked"
+          show={(user) => user.lockedUntil !== null}
+          run={(user) => api(`admin/users/${user.id}/unlock`, { method: 'POST' })}
+        />
+        {can('system:user:delete') && <DeleteButton mutationMode="pessimistic" />}
+      </WrapperField>
+    </ResourceList>
   )
 }
 

@@ -93,7 +93,7 @@ test.group('Console in Chromium', (group) => {
     }
   })
 
-  test('super admin delegates the article pages; the new account sees exactly them and is signed out by a reset', async ({
+  test('super admin delegates the article pages; the new account sees exactly them, is signed out by a reset, changes its own password and is forced out', async ({
     assert,
   }) => {
     // The super admin signs in and sees every menu.
@@ -255,6 +255,43 @@ test.group('Console in Chromium', (group) => {
     await page.waitForURL(/#\/login/, { timeout: 15_000 })
     await page.getByRole('button', { name: 'Sign in' }).waitFor()
     await page.screenshot({ path: `${SHOTS}/editor-signed-out.png` })
+
+    // Back in with the new password, the editor changes it on the own-password page: the tab
+    // keeps working on the fresh token the answer carries; the old password no longer verifies.
+    const reset = 'Another-Passw0rd-2!'
+    const own = 'Third-Passw0rd-3!'
+    await page.goto('about:blank') // the login page is open: signIn loads it afresh
+    await signIn(page, server.url, EDITOR.account, reset)
+    const hashBefore = (await db.from('users').where('id', editor.id).firstOrFail()).password
+    await page.goto(`${server.url}/#/password`)
+    await page.getByLabel('Current password').fill(reset)
+    await page.getByLabel(/^New password/).fill(own)
+    await page.getByLabel('Repeat the new password').fill(own)
+    await page.getByRole('button', { name: 'Change password' }).click()
+    await page.getByText('Password changed: your other sessions have ended').waitFor()
+    const changed = await db.from('users').where('id', editor.id).firstOrFail()
+    assert.notEqual(changed.password, hashBefore)
+    await page.locator(`${SIDEBAR} a`, { hasText: 'Articles' }).click()
+    await page.locator('table tbody tr', { hasText: 'Written by the editor' }).waitFor()
+
+    // The super admin sees that one live session among the online administrators and ends it;
+    // the editor's console lands on the login page at its next action.
+    await admin.goto(`${server.url}/#/sessions`)
+    const sessionRows = admin.locator('table tbody tr', { hasText: EDITOR.account })
+    await sessionRows.first().waitFor()
+    assert.equal(await sessionRows.count(), 1)
+    await admin.screenshot({ path: `${SHOTS}/sessions.png` })
+    await sessionRows.getByRole('button', { name: 'Force logout' }).click()
+    await admin.getByRole('button', { name: 'Confirm' }).click()
+    await admin.getByText('Session ended').waitFor()
+    const live = await db
+      .from('admin_sessions')
+      .where('user_id', editor.id)
+      .whereNull('ended_at')
+      .count('* as total')
+    assert.equal(Number(live[0].total), 0)
+    await page.getByRole('button', { name: 'Refresh' }).first().click()
+    await page.waitForURL(/#\/login/, { timeout: 15_000 })
 
     await editorContext.close()
     await adminContext.close()

@@ -34,14 +34,14 @@ export const LoginLogList = () => (
     actions={withFilterButton}
     filters={[
       <TextInput key="account" source="account" alwaysOn />,
-      <TextInput key="ip" source="ip" />,
+      <TextInput key="ip" source="ip" label="IP" />,
       <SelectInput key="outcome" source="outcome" choices={choices(OUTCOMES)} />,
     ]}
   >
     <Grid>
       <DateField source="createdAt" showTime />
       <TextField source="account" />
-      <TextField source="ip" />
+      <TextField source="ip" label="IP" />
       <ChipField source="outcome" size="small" />
       <TextField source="userAgent" />
     </Grid>
@@ -81,7 +81,7 @@ export const SessionList = () => (
     <Grid>
       <TextField source="account" />
       <TextField source="nickname" />
-      <TextField source="ip" />
+      <TextField source="ip" label="IP" />
       <TextField source="userAgent" />
       <DateField source="createdAt" showTime />
       <DateField source="lastSeenAt" showTime />

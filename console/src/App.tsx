@@ -9,11 +9,9 @@ import { LoginPage } from './LoginPage'
 import { PAGES } from './pages'
 import { PasswordPage } from './pages/password'
 
-const components = (nodes: MenuNode[]): string[] =>
-  nodes.flatMap((node) => [
-    ...(node.component ? [node.component] : []),
-    ...components(node.children),
-  ])
+/** The page nodes of the /me tree, in tree order: each names a component this console may know. */
+const pageNodes = (nodes: MenuNode[]): MenuNode[] =>
+  nodes.flatMap((node) => [...(node.component ? [node] : []), ...pageNodes(node.children)])
 
 function Dashboard() {
   const { permissions: me } = usePermissions<Me>()
@@ -50,15 +48,17 @@ export function App() {
       disableTelemetry
     >
       {(me: Me | undefined) => [
-        ...components(me?.menus ?? [])
-          .map((component) => PAGES[component])
-          .filter(Boolean)
-          .map(({ codes, ...page }) => {
+        ...pageNodes(me?.menus ?? [])
+          .filter((node) => PAGES[node.component!])
+          .map((node) => {
+            const { codes, ...page } = PAGES[node.component!]
             const holds = (code?: string) => !code || me!.permissions.includes(code)
             return (
               <Resource
                 key={page.name}
                 name={page.name}
+                // Page titles use the menu's own name (what the administrators called it).
+                options={{ label: node.name }}
                 list={page.list}
                 create={holds(codes?.create) ? page.create : undefined}
                 edit={holds(codes?.edit) ? page.edit : undefined}

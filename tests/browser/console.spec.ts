@@ -280,6 +280,8 @@ test.group('Console in Chromium', (group) => {
     const sessionRows = admin.locator('table tbody tr', { hasText: EDITOR.account })
     await sessionRows.first().waitFor()
     assert.equal(await sessionRows.count(), 1)
+    // The page is titled with the menu's own name, as the sidebar shows it.
+    await admin.locator('#react-admin-title', { hasText: 'Online administrators' }).waitFor()
     await admin.screenshot({ path: `${SHOTS}/sessions.png` })
     await sessionRows.getByRole('button', { name: 'Force logout' }).click()
     await admin.getByRole('button', { name: 'Confirm' }).click()

@@ -70,6 +70,9 @@ export default await Env.create(new URL('../', import.meta.url), {
   PG_READ_PORT: Env.schema.number.optional(),
   PUBLIC_STATEMENT_TIMEOUT_MS: Env.schema.number.optional(),
   LIMIT_SEARCH_PER_MINUTE: Env.schema.number.optional(),
+  /* Keyword searches running / waiting at once on this instance (app/services/public/search_gate.ts) */
+  SEARCH_CONCURRENCY: Env.schema.number.optional(),
+  SEARCH_QUEUE_MAX: Env.schema.number.optional(),
 
   /*
   | CORS: comma-separated origins of the admin SPA (empty: no cross-origin access)

@@ -45,6 +45,12 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
     'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   })
 
+/** Busy, not broken: the client may retry after a moment (rendered like a data store outage). */
+export const unavailable = (retryAfterSeconds: number) =>
+  new ApiException(503, 'E_UNAVAILABLE', 'The service is temporarily unavailable', {
+    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  })
+
 /** A validation failure raised by business code (not by VineJS), rendered like a 422 from VineJS. */
 export class FieldError extends Exception {
   constructor(

@@ -67,7 +67,8 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       this.logForbidden(ctx, rendered.errors[0].message)
       await this.auditRefusal(ctx, rendered.errors[0].message)
     }
-    if (rendered.status >= 500) {
+    // A deliberate 503 (an ApiException: the search gate shedding load) is an answer, not a fault.
+    if (rendered.status >= 500 && !(error instanceof ApiException)) {
       ctx.logger.error(
         {
           err: error,

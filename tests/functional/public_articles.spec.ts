@@ -8,6 +8,7 @@ import { ArticleFactory } from '#database/factories/article_factory'
 import { withRealCommits } from '#tests/helpers/database'
 import { assertValidationError } from '#tests/helpers/assertions'
 import { freePort, startAppProcess } from '#tests/helpers/app_process'
+import searchGate from '#services/public/search_gate'
 import { loadArticles } from '../../commands/load_articles.js'
 
 const LIST_KEYS = [
@@ -525,5 +526,55 @@ test.group('Public articles: keyword search throttle', (group) => {
     // Browsing without a keyword (cached counts, index walk) stays open.
     ;(await client.get('/api/articles')).assertStatus(200)
     ;(await client.get('/api/articles').qs({ keyword: '   ' })).assertStatus(200)
+  })
+})
+
+test.group('Public articles: search gate', (group) => {
+  withRealCommits(group)
+  const saved = { concurrency: searchGate.concurrency, queue: searchGate.queue }
+  group.each.teardown(() => {
+    searchGate.concurrency = saved.concurrency
+    searchGate.queue = saved.queue
+  })
+
+  test('searches past the running and waiting bound answer 503 at once; plain pages pass', async ({
+    client,
+    assert,
+  }) => {
+    await ArticleFactory.merge({ title: 'Gate keeper' }).create()
+    searchGate.concurrency = 1
+    searchGate.queue = 1
+
+    // One search holds the only running place, a second one waits behind it.
+    let release!: () => void
+    const held = searchGate.run(() => new Promise<void>((resolve) => (release = resolve)))
+    await new Promise((resolve) => setImmediate(resolve))
+    const waiting = client.get('/api/articles').qs({ keyword: 'gate' }).send()
+    for (let i = 0; searchGate.load.waiting === 0 && i < 500; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    assert.deepEqual(searchGate.load, { active: 1, waiting: 1 })
+
+    const shed = await client.get('/api/articles').qs({ keyword: 'keeper' })
+    shed.assertStatus(503)
+    assert.deepEqual(shed.body(), {
+      errors: [{ code: 'E_UNAVAILABLE', message: 'The service is temporarily unavailable' }],
+    })
+    assert.equal(shed.header('retry-after'), '1')
+    // The gate is for keyword searches only.
+    const plain = await client.get('/api/articles')
+    plain.assertStatus(200)
+    assert.isAbove(plain.body().data.length, 0)
+
+    release()
+    await held
+    const answered = await waiting
+    answered.assertStatus(200)
+    assert.deepEqual(
+      answered.body().data.map((row: { title: string }) => row.title),
+      ['Gate keeper']
+    )
+    assert.deepEqual(searchGate.load, { active: 0, waiting: 0 })
+    ;(await client.get('/api/articles').qs({ keyword: 'keeper' })).assertStatus(200)
   })
 })

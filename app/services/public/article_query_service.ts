@@ -2,6 +2,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { ArticleCategory } from '#models/article'
 import { PUBLIC_CONNECTION } from '#config/database'
 import { preparedQuery } from '#services/prepared_query'
+import searchGate from '#services/public/search_gate'
 import { MAX_PAGE_WINDOW, PAGE_SIZE_DEFAULT, type ArticleSort } from '#validators/public/article'
 
 /** What the public may see of an article: no id, status, internal note or author account. */
@@ -71,7 +72,12 @@ const VISIBLE = `a.status = 'published' AND a.published_at <= ?`
  * the exception handler (5xx), never an empty page.
  */
 export class ArticleQueryService {
-  async list(filters: ArticleListFilters): Promise<ArticlePage> {
+  /** A page of the list; keyword searches wait their turn at the search gate. */
+  list(filters: ArticleListFilters): Promise<ArticlePage> {
+    return filters.keyword ? searchGate.run(() => this.read(filters)) : this.read(filters)
+  }
+
+  protected async read(filters: ArticleListFilters): Promise<ArticlePage> {
     const pageNum = filters.pageNum ?? 1
     const pageSize = filters.pageSize ?? PAGE_SIZE_DEFAULT
     const direction = filters.sort === 'oldest' ? 'ASC' : 'DESC'

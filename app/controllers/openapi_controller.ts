@@ -6,8 +6,16 @@ import { contract } from '#openapi/contract'
 import { openApiJson } from '#openapi/document'
 import { s } from '#openapi/schema'
 
-/** The reference page loads Scalar's standalone bundle (pinned) and points it at the document. */
-const SCALAR = 'https://cdn.jsdelivr.net/npm/@scalar/api-reference@1.72.1'
+/**
+ * Scalar's standalone bundle on jsDelivr, pinned by version and by digest (Subresource
+ * Integrity): the page runs on the API's origin, where the console may keep its token, so a file
+ * changed on the CDN must not run there. The digest is of dist/browser/standalone.js in the npm
+ * package of that version (tests/browser/api_docs.spec.ts checks it against the package).
+ */
+export const SCALAR_SCRIPT = {
+  src: 'https://cdn.jsdelivr.net/npm/@scalar/api-reference@1.72.1/dist/browser/standalone.js',
+  integrity: 'sha384-U11tb2XnKvmwt8RlTvnwUnYgrN+ur4Xyh9htLhjajWNR/Oyl5AX5DEz00qRmlrmK',
+}
 
 const REFERENCE_PAGE = `<!doctype html>
 <html lang="en">
@@ -18,7 +26,12 @@ const REFERENCE_PAGE = `<!doctype html>
   </head>
   <body>
     <script id="api-reference" data-url="/api/openapi.json"></script>
-    <script src="${SCALAR}"></script>
+    <script
+      src="${SCALAR_SCRIPT.src}"
+      integrity="${SCALAR_SCRIPT.integrity}"
+      crossorigin="anonymous"
+      referrerpolicy="no-referrer"
+    ></script>
   </body>
 </html>
 `

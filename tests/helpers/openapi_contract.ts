@@ -63,7 +63,11 @@ function load(): Promise<Contract> {
 /** Throws when the exchange does not match the document. */
 export async function checkAgainstContract(exchange: Exchange) {
   const contract = await load()
-  const path = exchange.url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]
+  // The router ignores a trailing slash (`/api/admin/roles/` is the list), so the match does too.
+  const path = exchange.url
+    .replace(/^https?:\/\/[^/]+/, '')
+    .split('?')[0]
+    .replace(/(.)\/+$/, '$1')
   if (!path.startsWith('/api')) return
   const method = exchange.method.toUpperCase() === 'HEAD' ? 'GET' : exchange.method.toUpperCase()
   const route = contract.routes.find((r) => r.method === method && r.pattern.test(path))

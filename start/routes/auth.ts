@@ -14,6 +14,7 @@ router
     router
       .group(() => {
         router.get('me', [controllers.auth.Me, 'show']).as('me')
+        router.get('me/grantable-menus', [controllers.auth.Me, 'grantable']).as('me.grantableMenus')
         router.put('password', [controllers.auth.Password, 'update']).as('password.update')
         router.post('logout', [controllers.auth.Session, 'destroy']).as('logout')
         router.get('sessions', [controllers.auth.OwnSessions, 'index']).as('sessions.index')

@@ -3,6 +3,10 @@ import CurrentUserTransformer from '#transformers/auth/current_user_transformer'
 import { contract } from '#openapi/contract'
 import { named, s } from '#openapi/schema'
 import { currentUserSchema } from '#transformers/auth/current_user_transformer'
+import MenuService from '#services/admin/menu_service'
+import { MenuTreeTransformer, menuTreeSchema } from '#transformers/admin/menu_transformer'
+
+const menus = new MenuService()
 
 export default class MeController {
   static contract = contract({
@@ -39,6 +43,13 @@ export default class MeController {
         permissions: s.array(s.string()),
       }),
     },
+    grantable: {
+      summary: 'The menus the caller may grant: every node they hold, buttons included, as a tree',
+      description:
+        'For the role menu editor. A super admin gets the whole tree; anyone else exactly the ' +
+        'nodes they hold (the grant rule refuses any other), so no menu list permission is needed.',
+      list: menuTreeSchema,
+    },
   })
 
   /**
@@ -54,5 +65,15 @@ export default class MeController {
     response.header('Cache-Control', 'no-store')
     response.header('Content-Type', 'application/json; charset=utf-8')
     return response.send(`{"data":{"user":${user},${access}}}`)
+  }
+
+  /**
+   * What a role editor may put in a role. The grant rule lets a caller grant only what they
+   * hold, so the tree shows exactly that; it reveals nothing beyond the caller's own /me codes.
+   */
+  async grantable(ctx: HttpContext) {
+    const access = ctx.auth.use('jwt').getAccessOrFail()
+    const tree = await menus.tree(access.isSuperAdmin ? undefined : access.menuIds)
+    return ctx.serialize(MenuTreeTransformer.transform(tree))
   }
 }

@@ -82,8 +82,14 @@ export async function withAncestors(
  * the merged record, so a partial update cannot leave a node in a shape a create would refuse.
  */
 export default class MenuService {
-  async tree(): Promise<MenuNode[]> {
-    const menus = await Menu.query().orderBy('sort', 'asc').orderBy('id', 'asc')
+  /**
+   * Every node, or only the ids in `only` (a holder's nodes: with their ancestors, as held nodes
+   * always come, so the tree stays connected).
+   */
+  async tree(only?: ReadonlySet<number>): Promise<MenuNode[]> {
+    const query = Menu.query().orderBy('sort', 'asc').orderBy('id', 'asc')
+    if (only) query.whereIn('id', [...only])
+    const menus = await query
     const nodes = new Map<number, MenuNode>(menus.map((menu) => [menu.id, { menu, children: [] }]))
     const roots: MenuNode[] = []
     for (const node of nodes.values()) {

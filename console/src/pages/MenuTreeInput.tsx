@@ -17,6 +17,16 @@ export const useMenuTree = () =>
     queryFn: async () => (await api<TreeNode[]>('admin/menus/tree')).data,
   })
 
+/**
+ * What the caller may put in a role: the nodes they hold (all of them for a super admin). The
+ * server refuses anything else, so the editor offers nothing else, and needs no menu list code.
+ */
+export const useGrantableTree = () =>
+  useQuery({
+    queryKey: ['menus', 'grantable'],
+    queryFn: async () => (await api<TreeNode[]>('auth/me/grantable-menus')).data,
+  })
+
 const descendants = (node: TreeNode): number[] =>
   node.children.flatMap((child) => [child.id, ...descendants(child)])
 
@@ -27,7 +37,7 @@ const descendants = (node: TreeNode): number[] =>
  */
 export function MenuTreeInput({ source, disabled }: { source: string; disabled?: boolean }) {
   const { field } = useInput({ source, defaultValue: [] })
-  const { data: tree = [] } = useMenuTree()
+  const { data: tree = [] } = useGrantableTree()
   const selected = new Set<number>(field.value ?? [])
 
   const toggle = (node: TreeNode, ancestors: number[], checked: boolean) => {

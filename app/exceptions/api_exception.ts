@@ -40,16 +40,25 @@ export const captchaTokenInvalid = () =>
     'The captcha credential is missing, expired or already used'
   )
 
+/** Retry-After in whole seconds, at least 1. */
+const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.ceil(seconds))) })
+
 export const tooManyRequests = (retryAfterSeconds: number) =>
-  new ApiException(429, 'E_TOO_MANY_REQUESTS', 'Too many requests, try again later', {
-    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
-  })
+  new ApiException(
+    429,
+    'E_TOO_MANY_REQUESTS',
+    'Too many requests, try again later',
+    retryAfter(retryAfterSeconds)
+  )
 
 /** Busy, not broken: the client may retry after a moment (rendered like a data store outage). */
 export const unavailable = (retryAfterSeconds: number) =>
-  new ApiException(503, 'E_UNAVAILABLE', 'The service is temporarily unavailable', {
-    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
-  })
+  new ApiException(
+    503,
+    'E_UNAVAILABLE',
+    'The service is temporarily unavailable',
+    retryAfter(retryAfterSeconds)
+  )
 
 /** A validation failure raised by business code (not by VineJS), rendered like a 422 from VineJS. */
 export class FieldError extends Exception {

@@ -1,7 +1,7 @@
 import { errors as vineErrors } from '@vinejs/vine'
 import { errors as bouncerErrors } from '@adonisjs/bouncer'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
-import { ApiException, FieldError } from '#exceptions/api_exception'
+import { ApiException, FieldError, tooManyRequests } from '#exceptions/api_exception'
 import { recordRefusal } from '#services/audit_log'
 
 type ErrorEntry = { code: string; message: string; field?: string; rule?: string }
@@ -160,12 +160,8 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       errno?: string
     }
     if (err.code === 'E_TOO_MANY_REQUESTS') {
-      const retryAfter = (error as any).response?.availableIn ?? 60
-      return {
-        status: 429,
-        errors: [{ code: 'E_TOO_MANY_REQUESTS', message: 'Too many requests, try again later' }],
-        headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) },
-      }
+      // The limiter's own exception (route throttles): the same answer as ours.
+      return this.render(tooManyRequests((error as any).response?.availableIn ?? 60))
     }
     if (err.code === 'E_ROW_NOT_FOUND') {
       return { status: 404, errors: [{ code: 'E_NOT_FOUND', message: 'Resource not found' }] }

@@ -4,6 +4,7 @@
 */
 import limiter from '@adonisjs/limiter/services/main'
 import env from '#start/env'
+import { addressKey } from '#services/address_key'
 
 /**
  * Keyword searches on the public list, per client address: each costs an index lookup (or a scan
@@ -21,5 +22,5 @@ export const publicSearchThrottle = limiter.define('public_search', (ctx) => {
     .allowRequests(env.get('LIMIT_SEARCH_PER_MINUTE', 60))
     .every('1 minute')
     .store('memory')
-    .usingKey(`search_ip_${ctx.request.ip()}`)
+    .usingKey(`search_ip_${addressKey(ctx.request.ip())}`)
 })

@@ -3,6 +3,7 @@ import string from '@adonisjs/core/helpers/string'
 import adminAuthConfig from '#config/admin_auth'
 import type { HttpContext } from '@adonisjs/core/http'
 import { tooManyRequests } from '#exceptions/api_exception'
+import { addressKey } from '#services/address_key'
 
 /**
  * Password attempts (login and the current-password check of a password change), limited so
@@ -28,7 +29,7 @@ const maxBlock = string.seconds.parse(limits.maxBlock)
 export type LimitKey = { key: string; requests: number }
 
 export const ipKey = (ip: string): LimitKey => ({
-  key: `login_ip_${ip}`,
+  key: `login_ip_${addressKey(ip)}`,
   requests: limits.loginFailuresPerIp,
 })
 /** Accounts are case-insensitive for counting, so "Admin" and "admin" share one counter. */
@@ -225,7 +226,7 @@ export function createLimiters() {
 
 /** Captcha fetch + verify per IP per minute; throws the limiter's 429 when exceeded. */
 export async function consumeCaptchaAllowance(ip: string, response?: HttpContext['response']) {
-  const state = await captchaLimiter().consume(`captcha_ip_${ip}`)
+  const state = await captchaLimiter().consume(`captcha_ip_${addressKey(ip)}`)
   if (response) {
     setRateLimitHeaders(response, {
       limit: limits.captchaPerMinute,

@@ -49,7 +49,12 @@ const variation = (values: number[]) => {
   return Math.sqrt(variance) / Math.abs(mean)
 }
 
-export function isHumanLikeTrack(track: TrackPoint[], droppedX: number, tolerance: number) {
+export function isHumanLikeTrack(
+  track: TrackPoint[],
+  droppedX: number,
+  tolerance: number,
+  _input: 'pointer' | 'keyboard' = 'pointer'
+) {
   if (!isPlausibleTrack(track, droppedX, tolerance)) return false
   const steps: number[] = []
   const speeds: number[] = []

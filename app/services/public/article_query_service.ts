@@ -72,9 +72,12 @@ const VISIBLE = `a.status = 'published' AND a.published_at <= ?`
  * the exception handler (5xx), never an empty page.
  */
 export class ArticleQueryService {
-  /** A page of the list; keyword searches wait their turn at the search gate. */
-  list(filters: ArticleListFilters): Promise<ArticlePage> {
-    return filters.keyword ? searchGate.run(() => this.read(filters)) : this.read(filters)
+  /**
+   * A page of the list; keyword searches wait their turn at the search gate, where `ip` (the
+   * client address) holds at most its share of the places.
+   */
+  list(filters: ArticleListFilters, ip?: string): Promise<ArticlePage> {
+    return filters.keyword ? searchGate.run(() => this.read(filters), ip) : this.read(filters)
   }
 
   protected async read(filters: ArticleListFilters): Promise<ArticlePage> {

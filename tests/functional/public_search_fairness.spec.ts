@@ -1,10 +1,14 @@
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import proxyAddr from 'proxy-addr'
+import { DateTime } from 'luxon'
+import db from '@adonisjs/lucid/services/db'
 import { http } from '#config/app'
 import { ArticleFactory } from '#database/factories/article_factory'
 import { withRealCommits } from '#tests/helpers/database'
+import { countQueries } from '#tests/helpers/auth'
 import searchGate from '#services/public/search_gate'
+import { searches } from '#services/public/article_query_service'
 
 const UNAVAILABLE = {
   errors: [{ code: 'E_UNAVAILABLE', message: 'The service is temporarily unavailable' }],
@@ -45,6 +49,9 @@ async function untilWaiting(waiting: number) {
 function searchFrom(client: ApiClient, address: string, keyword: string) {
   return client.get('/api/articles').qs({ keyword }).header('x-forwarded-for', address)
 }
+
+/** Only the statements that search (the version read has no LIKE). */
+const searchStatements = (queries: string[]) => queries.filter((sql) => /\bI?LIKE\b/.test(sql))
 
 test.group('Public search: fair share of the gate per address', (group) => {
   withRealCommits(group)
@@ -155,5 +162,120 @@ test.group('Public search: fair share of the gate per address', (group) => {
       gate.release()
       await gate.held
     }
+  })
+})
+
+test.group('Public search: cached answers per query and articles version', (group) => {
+  withRealCommits(group)
+  trustLoopback(group)
+  const saved = { concurrency: searchGate.concurrency, queue: searchGate.queue }
+  group.each.teardown(() => {
+    Object.assign(searchGate, saved)
+  })
+
+  test('the same search twice runs the search once; a write is seen on the next request', async ({
+    client,
+    assert,
+  }) => {
+    await ArticleFactory.merge({ title: 'Vacuum tuning notes' }).createMany(2)
+    const search = () => client.get('/api/articles').qs({ keyword: 'vacuum', pageSize: 5 })
+
+    const first = await countQueries(search)
+    first.result.assertStatus(200)
+    assert.equal(first.result.body().meta.total, 2)
+    assert.lengthOf(first.queries, 1, first.queries.join('\n'))
+    assert.lengthOf(searchStatements(first.queries), 1)
+
+    // Again: one primary-key read of the version, and the answer from memory.
+    const second = await countQueries(search)
+    assert.deepEqual(second.result.body(), first.result.body())
+    assert.equal(second.result.header('etag'), first.result.header('etag'))
+    assert.lengthOf(second.queries, 1, second.queries.join('\n'))
+    assert.lengthOf(searchStatements(second.queries), 0, second.queries.join('\n'))
+    assert.include(second.queries[0], 'articles_version')
+
+    // Other filters are other answers.
+    const other = await countQueries(() =>
+      client.get('/api/articles').qs({ keyword: 'vacuum', pageSize: 5, sort: 'oldest' })
+    )
+    assert.lengthOf(searchStatements(other.queries), 1)
+
+    // A raw SQL write (no model, no service): the trigger moves the version, the next search runs.
+    const slug = first.result.body().data[0].slug
+    await db.from('articles').where('slug', slug).update({ title: 'Renamed by an operator' })
+    const afterEdit = await countQueries(search)
+    assert.equal(afterEdit.result.body().meta.total, 1)
+    assert.lengthOf(searchStatements(afterEdit.queries), 1)
+
+    await db.from('articles').update({ status: 'archived' })
+    const afterArchive = await search()
+    assert.equal(afterArchive.body().meta.total, 0)
+    assert.deepEqual(afterArchive.body().data, [])
+  })
+
+  test('a cached search is answered while the gate is full; a new one is refused', async ({
+    client,
+    assert,
+  }) => {
+    await ArticleFactory.merge({ title: 'Popular topic' }).create()
+    ;(await searchFrom(client, '198.51.100.20', 'popular')).assertStatus(200)
+
+    searchGate.concurrency = 1
+    searchGate.queue = 1
+    const gate = holdGate()
+    try {
+      const waiting = searchFrom(client, '192.0.2.50', 'flood one').send()
+      await untilWaiting(1)
+      const refused = await searchFrom(client, '192.0.2.51', 'flood two')
+      refused.assertStatus(503)
+
+      const bystander = await searchFrom(client, '198.51.100.21', 'popular')
+      bystander.assertStatus(200)
+      assert.deepEqual(
+        bystander.body().data.map((row: { title: string }) => row.title),
+        ['Popular topic']
+      )
+      gate.release()
+      await gate.held
+      ;(await waiting).assertStatus(200)
+    } finally {
+      gate.release()
+      await gate.held
+    }
+  })
+
+  test('answers are cached per version only: a search after a write does not reuse them', async ({
+    client,
+    assert,
+  }) => {
+    await ArticleFactory.merge({ title: 'Index bloat' }).create()
+    const search = () => client.get('/api/articles').qs({ keyword: 'bloat' })
+    assert.equal((await search()).body().meta.total, 1)
+    assert.equal(searches.size.entries, 1)
+    await ArticleFactory.merge({ title: 'More index bloat' }).create()
+    const after = await countQueries(search)
+    assert.equal(after.result.body().meta.total, 2)
+    assert.lengthOf(searchStatements(after.queries), 1)
+  })
+
+  test('a cached search ends when a scheduled article falls due, with no write', async ({
+    client,
+    assert,
+  }) => {
+    await ArticleFactory.merge({ title: 'Release calendar' }).create()
+    // Two whole seconds ahead: SQLite compares stored text at second precision.
+    const due = DateTime.utc().startOf('second').plus({ seconds: 2 })
+    await ArticleFactory.merge({ title: 'Release day', publishedAt: due }).create()
+    const search = () => client.get('/api/articles').qs({ keyword: 'release' })
+
+    assert.equal((await search()).body().meta.total, 1)
+    const cached = await countQueries(search)
+    assert.equal(cached.result.body().meta.total, 1)
+    assert.lengthOf(searchStatements(cached.queries), 0)
+
+    await new Promise((resolve) => setTimeout(resolve, due.diffNow().toMillis() + 1100))
+    const after = await countQueries(search)
+    assert.equal(after.result.body().meta.total, 2)
+    assert.lengthOf(searchStatements(after.queries), 1)
   })
 })

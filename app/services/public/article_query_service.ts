@@ -79,7 +79,10 @@ export class ArticleQueryService {
    * client address) holds at most its share of the places.
    */
   async list(filters: ArticleListFilters, ip?: string): Promise<ArticlePage> {
-    if (!filters.keyword) return (await this.read(filters)).page
+    if (!filters.keyword) {
+      const { page } = await this.read(filters)
+      return page
+    }
     return this.search(filters, ip)
   }
 

@@ -73,6 +73,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   /* Keyword searches running / waiting at once on this instance (app/services/public/search_gate.ts) */
   SEARCH_CONCURRENCY: Env.schema.number.optional(),
   SEARCH_QUEUE_MAX: Env.schema.number.optional(),
+  /* Places (running + waiting) one client address may hold; default max(2, ceil(SEARCH_QUEUE_MAX / 8)) */
+  SEARCH_QUEUE_PER_ADDRESS: Env.schema.number.optional(),
 
   /*
   | CORS: comma-separated origins of the admin SPA (empty: no cross-origin access)

@@ -72,20 +72,20 @@ export async function recordAudit(
     .table('audit_logs')
     .returning('id')
     .insert({
-    // The connection's own format: SQLite compares stored dates as text.
-    created_at: DateTime.utc().toFormat(client.dialect.dateTimeFormat),
-    actor_id: source.actorId,
-    actor: source.actor.slice(0, 80),
-    permission: source.permission.slice(0, 100),
-    target_type: entry.targetType,
-    target_id:
-      entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
-    outcome,
-    reason: reason?.slice(0, 255) ?? null,
-    request_id: source.requestId?.slice(0, 64) ?? null,
-    ip: source.ip?.slice(0, 64) ?? null,
-    changes: changes ? JSON.stringify(changes) : null,
-  })
+      // The connection's own format: SQLite compares stored dates as text.
+      created_at: DateTime.utc().toFormat(client.dialect.dateTimeFormat),
+      actor_id: source.actorId,
+      actor: source.actor.slice(0, 80),
+      permission: source.permission.slice(0, 100),
+      target_type: entry.targetType,
+      target_id:
+        entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
+      outcome,
+      reason: reason?.slice(0, 255) ?? null,
+      request_id: source.requestId?.slice(0, 64) ?? null,
+      ip: source.ip?.slice(0, 64) ?? null,
+      changes: changes ? JSON.stringify(changes) : null,
+    })
   // bigint: node-postgres returns it as a string.
   return Number(typeof inserted === 'object' ? inserted.id : inserted)
 }
@@ -139,7 +139,13 @@ export async function recordRefusal(ctx: HttpContext, reason: string) {
     async () => {
       const id = await recordAudit(
         client,
-        { actorId, actor: user?.account ?? 'unknown', permission, requestId: ctx.request.id() ?? null, ip },
+        {
+          actorId,
+          actor: user?.account ?? 'unknown',
+          permission,
+          requestId: ctx.request.id() ?? null,
+          ip,
+        },
         { targetType: targetTypeOf(ctx), targetId: ctx.params?.id ?? null },
         'refused',
         reason

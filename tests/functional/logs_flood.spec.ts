@@ -137,10 +137,7 @@ test.group('Log flooding: refused admin writes', (group) => {
       done.map((row) => Number(row.count)),
       [1, 1]
     )
-    const page = await client
-      .get('/api/admin/audit-logs')
-      .qs({ outcome: 'refused' })
-      .loginAs(boss)
+    const page = await client.get('/api/admin/audit-logs').qs({ outcome: 'refused' }).loginAs(boss)
     page.assertStatus(200)
     assert.equal(
       page.body().data.reduce((total: number, row: any) => total + row.count, 0),

@@ -6,6 +6,7 @@ import { ADMIN_ACCOUNT, ADMIN_PASSWORD, challengeAnswer } from '#tests/helpers/a
 import { humanTrack, newCaptcha, rightVerify, solvePow } from '#tests/helpers/captcha'
 import { createChallenge } from 'altcha-lib'
 import { deriveKey } from 'altcha-lib/algorithms/scrypt'
+import { assertRateLimitHeaders } from '#tests/helpers/rate_limit'
 import adminAuthConfig from '#config/admin_auth'
 
 const FAILED = {
@@ -360,9 +361,10 @@ test.group('Slider captcha', (group) => {
     }
     assert.exists(limited, 'a 429 arrived within 40 requests')
     assert.equal(limited!.body().errors[0].code, 'E_TOO_MANY_REQUESTS')
-    assert.isAtLeast(Number(limited!.header('retry-after')), 1)
+    assertRateLimitHeaders(assert, limited!.headers(), adminAuthConfig.limits.captchaPerMinute)
     const verify = await client.post('/api/auth/captcha/verify').json({ captchaId: 'abc', x: 1 })
     verify.assertStatus(429)
+    assertRateLimitHeaders(assert, verify.headers(), adminAuthConfig.limits.captchaPerMinute)
   }).timeout(60_000)
 })
 

@@ -13,7 +13,14 @@ const corsConfig = defineConfig({
   origin: origins,
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
   headers: true,
-  exposeHeaders: ['retry-after', 'x-request-id', 'etag'],
+  exposeHeaders: [
+    'retry-after',
+    'ratelimit-limit',
+    'ratelimit-remaining',
+    'ratelimit-reset',
+    'x-request-id',
+    'etag',
+  ],
   credentials: false,
   maxAge: 600,
 })

@@ -73,26 +73,30 @@ function rememberBlock(key: string, seconds: number) {
  */
 export async function assertAllowed(keys: LimitKey[]) {
   const now = Date.now()
-  let longest = 0
+  // The longest block among the keys, and its key's limit (the RateLimit-Limit header).
+  let longest = { seconds: 0, limit: 0 }
+  const longer = (seconds: number, limit: LimitKey) => {
+    if (seconds > longest.seconds) longest = { seconds, limit: limit.requests }
+  }
   const unknown: LimitKey[] = []
   for (const limit of keys) {
     const known = knownBlocks.get(limit.key)
     if (known && known.checkAfter > now && known.until > now) {
-      longest = Math.max(longest, (known.until - now) / 1000)
+      longer((known.until - now) / 1000, limit)
     } else {
       knownBlocks.delete(limit.key)
       unknown.push(limit)
     }
   }
-  if (longest > 0) throw tooManyRequests(longest)
+  if (longest.seconds > 0) throw tooManyRequests(longest.seconds, longest.limit)
   const states = await Promise.all(unknown.map((limit) => store(limit).get(limit.key)))
   states.forEach((state, index) => {
     if (state !== null && state.remaining <= 0) {
       rememberBlock(unknown[index].key, state.availableIn)
-      longest = Math.max(longest, state.availableIn)
+      longer(state.availableIn, unknown[index])
     }
   })
-  if (longest > 0) throw tooManyRequests(longest)
+  if (longest.seconds > 0) throw tooManyRequests(longest.seconds, longest.limit)
 }
 
 /** Attempts per account run one at a time in this process (a burst queues, it does not fan out). */
@@ -130,7 +134,7 @@ export async function reserveAttempt(keys: LimitKey[]): Promise<Reservation> {
       if ((error as { code?: string }).code === 'E_TOO_MANY_REQUESTS') {
         const availableIn = (error as any).response?.availableIn ?? windowSeconds
         rememberBlock(limit.key, availableIn)
-        throw tooManyRequests(availableIn)
+        throw tooManyRequests(availableIn, limit.requests)
       }
       throw error
     }

@@ -1,12 +1,13 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { withRealCommits } from '#tests/helpers/database'
-import { TEST_PASSWORD, challengeAnswer, createAdmin } from '#tests/helpers/auth'
+import { TEST_PASSWORD, challengeAnswer, createAdmin, freshCredential } from '#tests/helpers/auth'
 import { newCaptcha, rightVerify } from '#tests/helpers/captcha'
 import { powParameters } from '#captcha/proof_of_work'
 import { accountKey, failureState } from '#auth/login_limiter'
 import adminAuthConfig from '#config/admin_auth'
 import type { ApiClient } from '@japa/api-client'
+import { sendFrom } from '#tests/helpers/http_from'
 
 /**
  * Adaptive proof of work (app/captcha/difficulty.ts), from the attacker's side and the owner's:
@@ -171,4 +172,34 @@ test.group('Captcha difficulty', (group) => {
     const foreign = await levelOf(client, '?account=other', { 'x-device-token': deviceToken })
     assert.isAtLeast(foreign.level, 2)
   }).timeout(60_000)
+
+  test("100 attacking addresses: the owner's worst case in a new browser is level 2 (x16)", async ({
+    client,
+    assert,
+  }) => {
+    await createAdmin('owner')
+    // 100 addresses, 2 wrong passwords each: every address stays below its own limits, the
+    // account's failures are used up many times over.
+    const statuses: number[] = []
+    for (let i = 1; i <= 100; i++) {
+      const from = `127.0.4.${i}`
+      for (let j = 0; j < 2; j++) {
+        const reply = await sendFrom(from, 'POST', '/api/auth/login', {
+          body: { account: 'owner', password: WRONG, captchaToken: await freshCredential(from) },
+        })
+        statuses.push(reply.status)
+      }
+    }
+    assert.equal(statuses.filter((status) => status === 401).length, 5, 'five hashes, then 429s')
+    assert.isTrue((await failureState(accountKey('owner'))).blocked)
+    // Attackers naming the account pay level 2 as well.
+    const attacker = await sendFrom('127.0.4.7', 'GET', '/api/auth/captcha?account=owner')
+    assert.equal(attacker.body.data.level, 2)
+
+    // The owner, new browser, new address: level 2, never more, whatever the attackers did.
+    const owner = await levelOf(client, '?account=owner')
+    assert.equal(owner.level, 2)
+    const { response } = await loginThroughCaptcha(client, 'owner', TEST_PASSWORD)
+    response.assertStatus(200)
+  }).timeout(120_000)
 })

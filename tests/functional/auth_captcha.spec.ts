@@ -336,6 +336,36 @@ test.group('Slider captcha', (group) => {
     login.assertBodyContains({ errors: [{ code: 'E_CAPTCHA_TOKEN_INVALID' }] })
   })
 
+  test('a malformed verify is a 422 and still spends the slider: {name}')
+    .with([
+      {
+        name: 'a track of 1001 points',
+        patch: (x: number) => ({ track: Array.from({ length: 1001 }, (_, i) => [x, 1, i]) }),
+      },
+      {
+        name: 'non-numeric coordinates',
+        patch: (x: number) => ({
+          track: humanTrack(x).map(([a, b, t]) => [String(a) + 'px', b, t]),
+        }),
+      },
+      { name: 'x not a number', patch: () => ({ x: 'twelve' }) },
+      { name: 'an unknown input kind', patch: () => ({ input: 'telepathy' }) },
+    ])
+    .run(async ({ client, assert }, row) => {
+      const { data } = (await newCaptcha(client)).body()
+      const x = await challengeAnswer(data.captchaId)
+      const body = await rightVerify(data, x)
+      const malformed = await client
+        .post('/api/auth/captcha/verify')
+        .json({ ...body, ...row.patch(x) })
+      malformed.assertStatus(422)
+      assert.equal(malformed.body().errors[0].code, 'E_VALIDATION_ERROR')
+      const right = await client.post('/api/auth/captcha/verify').json(body)
+      right.assertStatus(400)
+      const [count] = await db.from('captcha_tokens').count('* as total')
+      assert.equal(Number(count.total), 0, 'no credential issued')
+    })
+
   test('verify validates its request shape: {name}')
     .with([
       { name: 'missing x', body: { captchaId: 'abc' } },

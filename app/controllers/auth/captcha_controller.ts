@@ -148,7 +148,14 @@ export default class CaptchaController {
    */
   async verify({ request, response, serialize }: HttpContext) {
     await consumeCaptchaAllowance(request.ip(), response)
-    const { captchaId, x, track, input } = await request.validateUsing(captchaVerifyValidator)
+    const { captchaId, x, track, input } = await request
+      .validateUsing(captchaVerifyValidator)
+      .catch(async (error) => {
+        // A malformed attempt is still the slider's one attempt (a 422, and it is spent).
+        const id = request.input('captchaId')
+        if (typeof id === 'string' && id.length <= 128) await consumeChallenge(id)
+        throw error
+      })
     // Spent first: one attempt per slider, whatever fails next.
     const challenge = await consumeChallenge(captchaId)
     if (challenge === null || Math.abs(challenge.answerX - x) > captcha.tolerance) {

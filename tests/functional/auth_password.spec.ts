@@ -4,9 +4,31 @@ import app from '@adonisjs/core/services/app'
 import hash from '@adonisjs/core/services/hash'
 import User from '#models/user'
 import { withRealCommits } from '#tests/helpers/database'
-import { TEST_PASSWORD, createAdmin, freshCredential, sessionToken } from '#tests/helpers/auth'
+import {
+  TEST_PASSWORD,
+  createAdmin,
+  freshCredential,
+  sessionToken,
+  superAdminUser,
+} from '#tests/helpers/auth'
 
 const NEW_PASSWORD = 'A-Brand-New-Passphrase-7'
+
+const COMMON = /common or breached/
+const GUESSABLE = /too easy to guess/
+/** Issue "The front door": each is refused by every path that sets a password, saying why. */
+const REFUSED_PASSWORDS: [string, RegExp][] = [
+  ['P@ssword1', COMMON],
+  ['admin123456', COMMON],
+  ['Password2026!', COMMON],
+  ['abcd1234', COMMON],
+  ['Welcome123!', COMMON],
+  ['Qwerty123!', COMMON],
+  ['Admin@2026', COMMON],
+  ['12341234', GUESSABLE],
+  ['iloveyou1', COMMON],
+  ['ruoyi123', GUESSABLE],
+]
 
 /** The password change goes through the limiter, whose store has its own connection: real commits. */
 test.group('Password change and reset', (group) => {
@@ -71,6 +93,11 @@ test.group('Password change and reset', (group) => {
         field: 'newPassword',
       },
       {
+        name: 'containing the account name',
+        body: { currentPassword: TEST_PASSWORD, newPassword: 'Violet-CHANGER-Harbor-7' },
+        field: 'newPassword',
+      },
+      {
         name: 'unchanged',
         body: { currentPassword: TEST_PASSWORD, newPassword: TEST_PASSWORD },
         field: 'newPassword',
@@ -90,6 +117,49 @@ test.group('Password change and reset', (group) => {
       assert.equal(user.tokenVersion, 0)
       assert.equal(user.password, before)
     })
+
+  test('refused new password {0} -> 422 on newPassword, saying why; nothing changes')
+    .with(REFUSED_PASSWORDS)
+    .run(async ({ client, assert }, [password, why]) => {
+      const user = await createAdmin('changer')
+      const before = user.password
+      const response = await client
+        .put('/api/auth/password')
+        .loginAs(user)
+        .json({ currentPassword: TEST_PASSWORD, newPassword: password })
+      response.assertStatus(422)
+      const errors = response.body().errors
+      assert.lengthOf(errors, 1)
+      assert.equal(errors[0].code, 'E_VALIDATION_ERROR')
+      assert.equal(errors[0].field, 'newPassword')
+      assert.match(errors[0].message, why)
+      await user.refresh()
+      assert.equal(user.tokenVersion, 0)
+      assert.equal(user.password, before)
+    })
+
+  test('an administrator cannot create an account with a refused password either', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await superAdminUser()
+    for (const [password, why] of REFUSED_PASSWORDS.slice(0, 3)) {
+      const response = await client
+        .post('/api/admin/users')
+        .loginAs(admin)
+        .json({ account: 'newcomer', password })
+      response.assertStatus(422)
+      assert.equal(response.body().errors[0].field, 'password')
+      assert.match(response.body().errors[0].message, why)
+    }
+    const named = await client
+      .post('/api/admin/users')
+      .loginAs(admin)
+      .json({ account: 'newcomer', password: 'Newcomer-Harbor-Quartz-7' })
+    named.assertStatus(422)
+    assert.match(named.body().errors[0].message, /account name/)
+    assert.isNull(await User.findBy('account', 'newcomer'))
+  })
 
   test('password change needs a valid token', async ({ client }) => {
     const response = await client
@@ -135,6 +205,30 @@ test.group('Password reset: node ace user:reset-password', (group) => {
     login.assertStatus(200)
     ;(await client.get('/api/auth/me').bearerToken(login.body().data.token)).assertStatus(200)
   }).timeout(90_000)
+
+  test('node ace user:create and user:reset-password refuse a common password', async ({
+    assert,
+  }) => {
+    const user = await createAdmin('resettable')
+    const ace = (...args: string[]) =>
+      spawnSync(process.execPath, ['ace', ...args], {
+        cwd: app.makePath(),
+        env: { ...process.env, NODE_ENV: 'test' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      })
+    const created = ace('user:create', 'newcomer', '--password=Admin@2026')
+    assert.equal(created.status, 1, created.stdout + created.stderr)
+    assert.match(created.stdout + created.stderr, /common or breached/)
+    assert.isNull(await User.findBy('account', 'newcomer'))
+
+    const reset = ace('user:reset-password', 'resettable', '--password=Welcome123!')
+    assert.equal(reset.status, 1, reset.stdout + reset.stderr)
+    assert.match(reset.stdout + reset.stderr, /common or breached/)
+    const stored = await User.findByOrFail('account', 'resettable')
+    assert.equal(stored.password, user.password)
+    assert.equal(stored.tokenVersion, 0)
+  }).timeout(120_000)
 
   test('node ace user:reset-password --generate prints a policy-compliant password once', async ({
     assert,

@@ -3,6 +3,8 @@ import { spawnSync } from 'node:child_process'
 import app from '@adonisjs/core/services/app'
 import hash from '@adonisjs/core/services/hash'
 import User from '#models/user'
+import type { ApiClient } from '@japa/api-client'
+import { accountKey, reserveAttempt, settleFailure } from '#auth/login_limiter'
 import { withRealCommits } from '#tests/helpers/database'
 import {
   TEST_PASSWORD,
@@ -263,4 +265,81 @@ test.group('Password reset: node ace user:reset-password', (group) => {
     )
     assert.notEqual(unknown.status, 0)
   }).timeout(90_000)
+})
+
+/**
+ * The current-password check of a change counts per session (the JWT's session id), not against
+ * the account's anonymous login counter. The limiter's store has its own connection: real commits.
+ */
+test.group('Password change: limited per session, not by anonymous login failures', (group) => {
+  withRealCommits(group)
+
+  const PER_SESSION = 5
+
+  /** Uses every allowance of the account's anonymous login counter, as failed logins would. */
+  async function blockAccountKey(account: string) {
+    for (let i = 0; i < PER_SESSION; i++) {
+      await settleFailure(await reserveAttempt([accountKey(account)]))
+    }
+  }
+
+  const change = (client: ApiClient, token: string, currentPassword: string) =>
+    client
+      .put('/api/auth/password')
+      .bearerToken(token)
+      .json({ currentPassword, newPassword: NEW_PASSWORD })
+
+  test('with the account blocked by anonymous failed logins, the owner still changes it', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createAdmin('owner')
+    const { token } = await sessionToken(user.id, 0)
+    await blockAccountKey('owner')
+    const login = await client
+      .post('/api/auth/login')
+      .json({ account: 'owner', password: TEST_PASSWORD, captchaToken: await freshCredential() })
+    login.assertStatus(429)
+
+    const response = await change(client, token, TEST_PASSWORD)
+    response.assertStatus(200)
+    await user.refresh()
+    assert.isTrue(await hash.verify(user.password, NEW_PASSWORD))
+    assert.equal(user.tokenVersion, 1)
+  })
+
+  test('5 wrong current passwords block that session only; another session still changes it', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createAdmin('owner')
+    const { token: guessing } = await sessionToken(user.id, 0)
+    const { token: other } = await sessionToken(user.id, 0)
+    const before = user.password
+
+    for (let i = 0; i < PER_SESSION; i++) {
+      const reply = await change(client, guessing, 'Wrong-Guess-Harbor-1')
+      reply.assertStatus(422)
+      assert.equal(reply.body().errors[0].field, 'currentPassword')
+      assert.equal(reply.header('ratelimit-remaining'), String(PER_SESSION - 1 - i))
+    }
+    // Blocked: even the right password is refused on this session, before any hash.
+    const blocked = await change(client, guessing, TEST_PASSWORD)
+    blocked.assertStatus(429)
+    assert.isAbove(Number(blocked.header('retry-after')), 0)
+    await user.refresh()
+    assert.equal(user.password, before)
+    assert.equal(user.tokenVersion, 0)
+
+    // The session's failures count nothing against the account's login counter.
+    const login = await client
+      .post('/api/auth/login')
+      .json({ account: 'owner', password: TEST_PASSWORD, captchaToken: await freshCredential() })
+    login.assertStatus(200)
+
+    const response = await change(client, other, TEST_PASSWORD)
+    response.assertStatus(200)
+    await user.refresh()
+    assert.isTrue(await hash.verify(user.password, NEW_PASSWORD))
+  }).timeout(60_000)
 })

@@ -55,7 +55,7 @@ export default class UserCreate extends BaseCommand {
       if (this.superAdmin) {
         await createSuperAdmin(this.account, password, nickname, audit)
       } else {
-        assertPasswordPolicy(password, this.account)
+        await assertPasswordPolicy(password, this.account)
         const digest = await hash.make(password)
         await db.transaction(async (trx) => {
           const user = await User.create(

@@ -37,6 +37,14 @@ export const accountKey = (account: string): LimitKey => ({
   key: `login_account_${account.toLowerCase()}`,
   requests: limits.loginFailuresPerAccount,
 })
+/**
+ * The current-password check of a password change, per signed-in session (the JWT's `jti`): a
+ * stolen token guesses at most this many times, and anonymous login failures never block the owner.
+ */
+export const sessionKey = (sessionId: string): LimitKey => ({
+  key: `password_session_${sessionId}`,
+  requests: limits.loginFailuresPerAccount,
+})
 export const deviceKey = (deviceId: string): LimitKey => ({
   key: `login_device_${deviceId}`,
   requests: limits.loginFailuresPerAccount,

@@ -27,7 +27,7 @@ export async function setPassword(
   /** More work in the same transaction (the caller's audit row). */
   alsoInTransaction?: (trx: TransactionClientContract) => Promise<unknown>
 ) {
-  assertPasswordPolicy(password, user.account, field)
+  await assertPasswordPolicy(password, user.account, field)
   const digest = await hash.make(password)
   const devices = await deviceIdsOf(user.id)
   await db.transaction(async (trx) => {
@@ -60,7 +60,7 @@ export async function createSuperAdmin(
   /** More work in the same transaction (the command's audit row). */
   alsoInTransaction?: (trx: TransactionClientContract, user: User) => Promise<unknown>
 ) {
-  assertPasswordPolicy(password, account)
+  await assertPasswordPolicy(password, account)
   const digest = await hash.make(password)
   return db.transaction(async (trx) => {
     const role = await Role.findByOrFail('code', SUPER_ADMIN_ROLE, { client: trx })

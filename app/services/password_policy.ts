@@ -1,55 +1,105 @@
 import { FieldError } from '#exceptions/api_exception'
 
-/** Passwords too common to accept, whatever their length. */
-const COMMON_PASSWORDS = new Set([
-  'password',
-  'password1',
-  'password123',
-  '12345678',
-  '123456789',
-  '1234567890',
-  '11111111',
-  'qwertyui',
-  'qwerty123',
-  'iloveyou',
-  'admin123',
-  'administrator',
-  'welcome1',
-  'letmein1',
-  'abc12345',
-  'passw0rd',
-  'p@ssw0rd',
-  'changeme',
-  'sunshine',
-  'football',
-  'baseball',
-  'superman',
-  'trustno1',
-  'whatever',
-  'dragon12',
-  'monkey12',
-  'admin@123',
-  'root1234',
-  'qwertyuiop',
-  '1q2w3e4r',
-  '1qaz2wsx',
-  'zaq12wsx',
-  'aa123456',
-  'a1234567',
-  'password!',
-  'welcome123',
-  'admin1234',
-])
-
 export const PASSWORD_MIN = 8
 export const PASSWORD_MAX = 128
+/** The lowest zxcvbn score accepted (0..4; 3 = "safely unguessable", about 10^8 guesses or more). */
+export const PASSWORD_MIN_SCORE = 3
+/** A common word with at most this many digits and symbols around it is still a common password. */
+const MAX_DECORATION = 6
+/** Shorter account names are not searched for inside the password (2 letters occur everywhere). */
+const MIN_ACCOUNT_SEARCHED = 3
+
+type Result = import('@zxcvbn-ts/core').ZxcvbnResult
+type Checker = {
+  zxcvbn: { check(password: string, userInputs?: (string | number)[]): Result }
+  commonWords: Set<string>
+}
 
 /**
- * The password policy (README.md, "Password policy" under "HTTP API"): 8..128 characters (the
- * whole string is hashed, nothing is truncated), not the account name, not a well-known password.
- * Throws a 422 FieldError.
+ * zxcvbn-ts and its common dictionaries (@zxcvbn-ts/language-common: 49k breached passwords and
+ * the 7.8k diceware words) are loaded on the first check and kept: nothing is loaded by a process
+ * that never sets a password, and the load runs once however many checks wait for it.
  */
-export function assertPasswordPolicy(password: string, account: string, field = 'password') {
+let checker: Promise<Checker> | undefined
+
+async function loadChecker(): Promise<Checker> {
+  const [{ ZxcvbnFactory }, common] = await Promise.all([
+    import('@zxcvbn-ts/core'),
+    import('@zxcvbn-ts/language-common'),
+  ])
+  const zxcvbn = new ZxcvbnFactory({
+    dictionary: common.dictionary,
+    graphs: common.adjacencyGraphs,
+    // Levenshtein matching against every dictionary word costs 30-150 ms a check; the l33t,
+    // reversed and capitalised variants are matched without it.
+    useLevenshteinDistance: false,
+  })
+  const commonWords = new Set(
+    [...common.dictionary['passwords-common'], ...common.dictionary['diceware-common']].map(
+      (word) => word.toLowerCase()
+    )
+  )
+  return { zxcvbn, commonWords }
+}
+
+function getChecker() {
+  checker ??= loadChecker().catch((error) => {
+    checker = undefined
+    throw error
+  })
+  return checker
+}
+
+/** Loads the dictionaries now (a warm-up), so the first password check does not pay for it. */
+export async function preloadPasswordPolicy() {
+  await getChecker()
+}
+
+/** The words of an account zxcvbn should treat as known to the attacker: the name and its parts. */
+function accountInputs(account: string) {
+  const lowered = account.toLowerCase()
+  const parts = lowered.split(/[^a-z0-9]+/).filter((part) => part.length >= MIN_ACCOUNT_SEARCHED)
+  return [...new Set([lowered, ...parts])]
+}
+
+function containsAccount(lowered: string, account: string) {
+  const name = account.toLowerCase()
+  return name.length >= MIN_ACCOUNT_SEARCHED ? lowered.includes(name) : lowered === name
+}
+
+/**
+ * A well-known password: the whole password is one dictionary word (capitalised, l33t or reversed
+ * variants included, as zxcvbn matched it), or one common word with a few digits and symbols
+ * around it ("Admin@2026", "Welcome123!").
+ */
+function isCommon(commonWords: Set<string>, password: string, result: Result) {
+  const lowered = password.toLowerCase()
+  if (commonWords.has(lowered)) return true
+  const [only] = result.sequence
+  if (
+    result.sequence.length === 1 &&
+    only.pattern === 'dictionary' &&
+    (only as { dictionaryName?: string }).dictionaryName !== 'userInputs'
+  ) {
+    return true
+  }
+  const decorated = /^[^a-z]*([a-z]+)[^a-z]*$/.exec(lowered)
+  return (
+    decorated !== null &&
+    lowered.length - decorated[1].length <= MAX_DECORATION &&
+    commonWords.has(decorated[1])
+  )
+}
+
+/**
+ * The password policy, the one check of every path that sets a password (admin create and reset,
+ * own change, `node ace user:create` / `user:reset-password`, the seeder's ADMIN_PASSWORD):
+ * 8..128 characters (the whole string is hashed, nothing is truncated), not containing the account
+ * name (any case), not a common or breached password (zxcvbn-ts common dictionaries), and a
+ * zxcvbn score of at least PASSWORD_MIN_SCORE with the account as a known user input.
+ * Throws a 422 FieldError naming `field`, its message says which rule refused it.
+ */
+export async function assertPasswordPolicy(password: string, account: string, field = 'password') {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
     throw new FieldError(
       field,
@@ -58,10 +108,23 @@ export function assertPasswordPolicy(password: string, account: string, field = 
     )
   }
   const lowered = password.toLowerCase()
-  if (lowered === account.toLowerCase()) {
-    throw new FieldError(field, 'The password must not be the account name', 'notAccount')
+  if (containsAccount(lowered, account)) {
+    throw new FieldError(field, 'The password must not contain the account name', 'notAccount')
   }
-  if (COMMON_PASSWORDS.has(lowered)) {
-    throw new FieldError(field, 'The password is too common', 'notCommon')
+  const loaded = await getChecker()
+  const result = loaded.zxcvbn.check(password, accountInputs(account))
+  if (isCommon(loaded.commonWords, password, result)) {
+    throw new FieldError(
+      field,
+      'The password is a common or breached password: choose one that is not on the lists attackers try first',
+      'notCommon'
+    )
+  }
+  if (result.score < PASSWORD_MIN_SCORE) {
+    throw new FieldError(
+      field,
+      `The password is too easy to guess (strength ${result.score} of 4, at least ${PASSWORD_MIN_SCORE} needed): use a longer one, for example several unrelated words`,
+      'strength'
+    )
   }
 }

@@ -274,7 +274,7 @@ test.group('Escalation: roles given to accounts', (group) => {
 
   /** Holds user:create, user:assign-roles and user:list (so the Users page), not user:delete. */
   const manager = () => userWithPermissions([P.user.create, P.user.assignRoles, P.user.list])
-  const NEW_ACCOUNT = { account: 'puppet', password: 'Puppet-passphrase-42' }
+  const NEW_ACCOUNT = { account: 'puppet', password: 'Marionette-strings-42' }
 
   test('POST users: cannot create an account with a role carrying a permission they lack', async ({
     client,

@@ -280,7 +280,9 @@ test.group('Protections: super-admin accounts', (group) => {
       client.put(`/api/admin/users/${admin.id}`).json({ status: 'disabled' }),
       client.delete(`/api/admin/users/${admin.id}`),
       client.put(`/api/admin/users/${admin.id}/roles`).json({ roleIds: [] }),
-      client.post(`/api/admin/users/${admin.id}/password-reset`).json({ password: 'Ab-12345678' }),
+      client
+        .post(`/api/admin/users/${admin.id}/password-reset`)
+        .json({ password: 'Ab-12345678-Quartz' }),
     ]
     for (const attempt of attempts) (await attempt.loginAs(ordinary)).assertStatus(403)
     ;(await client.get('/api/admin/users').loginAs(admin)).assertStatus(200)

@@ -231,7 +231,7 @@ test.group('Admin users: create', (group) => {
       .post('/api/admin/users')
       .json({
         account: 'frank',
-        password: 'Frankly-speaking-1',
+        password: 'Candidly-speaking-1',
         tokenVersion: 99,
         token_version: 99,
         isSystem: true,

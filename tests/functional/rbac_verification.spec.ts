@@ -109,7 +109,7 @@ test.group('RBAC: the verification procedure for a new role', (group) => {
       ['DELETE', `/api/admin/articles/${articleId}`, {}],
       ['GET', '/api/admin/users', {}],
       ['PUT', `/api/admin/roles/${roleId}/menus`, { menuIds: [listButton.id] }],
-      ['POST', '/api/admin/users', { account: 'sneaky', password: 'Sneaky-Passw0rd-1' }],
+      ['POST', '/api/admin/users', { account: 'sneaky', password: 'Quiet-Harbor-Passw0rd-1' }],
     ]
     for (const [method, url, body] of outside) {
       const request = client.request(url, method).bearerToken(token)

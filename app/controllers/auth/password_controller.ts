@@ -10,6 +10,7 @@ import {
   assertAllowed,
   oneAtATime,
   reserveAttempt,
+  sessionKey,
   settleFailure,
   setRateLimitHeaders,
   settleSuccess,
@@ -29,19 +30,22 @@ export default class PasswordController {
 
   /**
    * PUT /api/auth/password: changes the caller's own password. The current-password check is a
-   * password attempt like a login: it counts against the account's failure limit (429 while
-   * blocked) and runs one at a time per account, so a stolen token cannot guess at leisure nor
-   * flood the server with argon2id. tokenVersion is incremented in the same write and every session
-   * of the account ends, so every older JWT (this one included) dies; the response carries a fresh
-   * token in a new session.
+   * password attempt counted per signed-in session (`sessionKey`, the JWT's session id: 429 while
+   * that session is blocked), not against the account's anonymous login counter, so a burst of
+   * wrong logins by anyone who knows the account name cannot stop its owner here. Checks run one
+   * at a time per account, so a stolen token can neither guess at leisure nor flood the server
+   * with argon2id. tokenVersion is incremented in the same write and every session of the account
+   * ends, so every older JWT (this one included) dies; the response carries a fresh token in a
+   * new session.
    */
   async update({ auth, request, response, logger, serialize }: HttpContext) {
-    const user = auth.use('jwt').getUserOrFail()
+    const guard = auth.use('jwt')
+    const user = guard.getUserOrFail()
     const { currentPassword, newPassword } = await request.validateUsing(changePasswordValidator)
-    const keys = [accountKey(user.account)]
+    const keys = [sessionKey(guard.getSessionIdOrFail())]
     await assertAllowed(keys)
     const authenticatedVersion = user.tokenVersion
-    await oneAtATime(keys[0].key, async () => {
+    await oneAtATime(accountKey(user.account).key, async () => {
       // A change that ran while this one waited has revoked this request's token.
       await user.refresh()
       if (user.tokenVersion !== authenticatedVersion || !user.isEnabled) throw unauthorized()

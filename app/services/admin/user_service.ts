@@ -96,7 +96,7 @@ export default class UserService {
   }
 
   async create(actor: Actor, data: CreateUserData) {
-    assertPasswordPolicy(data.password, data.account)
+    await assertPasswordPolicy(data.password, data.account)
     // Accounts differing only in case would be confusing at login: refused like a duplicate.
     const taken = await User.query()
       .whereRaw('LOWER(account) = ?', [data.account.toLowerCase()])

@@ -32,7 +32,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const LARGE = Number(process.env.BENCH_LARGE ?? 1_000_000)
 const SMALL = 10_000
 const MIXED = Number(process.env.BENCH_MIXED ?? 600)
-const ADMIN_PASSWORD = 'Bench-Admin-Passw0rd!'
+const ADMIN_PASSWORD = 'Bench-Root-Passw0rd!'
 
 const log = (line) => process.stderr.write(`[bench] ${line}\n`)
 const median = (values) => {

@@ -27,9 +27,15 @@ export function powParameters(level: number) {
 }
 
 export type PowPayload = { challenge: Challenge; solution: Solution }
-export type SolvedPow = { id: string; level: number; account: string | null }
+export type SolvedPow = { id: string; level: number; account: string | null; device: boolean }
 
-export async function powChallengeFor(ip: string, level: number, account: string | null) {
+/** `device`: issued to a valid device token of `account` (its slider is served to a blocked address). */
+export async function powChallengeFor(
+  ip: string,
+  level: number,
+  account: string | null,
+  device = false
+) {
   return createChallenge({
     algorithm: POW_ALGORITHM,
     ...powParameters(level),
@@ -38,7 +44,7 @@ export async function powChallengeFor(ip: string, level: number, account: string
     keyLength: 32,
     deriveKey,
     expiresAt: new Date(Date.now() + captcha.challengeTtl * 1000),
-    data: { address: addressKey(ip), level, account },
+    data: { address: addressKey(ip), level, account, device },
     hmacSignatureSecret: captcha.powKey,
   })
 }
@@ -63,5 +69,6 @@ export async function solvedPow(payload: PowPayload, ip: string): Promise<Solved
     id: parameters.nonce,
     level: Number(data.level),
     account: typeof data.account === 'string' ? data.account : null,
+    device: data.device === true,
   }
 }

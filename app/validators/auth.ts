@@ -46,6 +46,7 @@ export const captchaCreateValidator = vine.create({
             address: vine.string().maxLength(64),
             level: vine.number().withoutDecimals().min(0).max(16),
             account: vine.string().maxLength(64).nullable(),
+            device: vine.boolean({ strict: true }),
           })
           .optional(),
       }),

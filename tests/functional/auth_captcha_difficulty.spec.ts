@@ -2,9 +2,9 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { withRealCommits } from '#tests/helpers/database'
 import { TEST_PASSWORD, challengeAnswer, createAdmin, freshCredential } from '#tests/helpers/auth'
-import { newCaptcha, rightVerify } from '#tests/helpers/captcha'
+import { newCaptcha, rightVerify, solvePow } from '#tests/helpers/captcha'
 import { powParameters } from '#captcha/proof_of_work'
-import { accountKey, failureState } from '#auth/login_limiter'
+import { accountKey, countFailure, failureState, ipKey } from '#auth/login_limiter'
 import adminAuthConfig from '#config/admin_auth'
 import type { ApiClient } from '@japa/api-client'
 import { sendFrom } from '#tests/helpers/http_from'
@@ -202,4 +202,26 @@ test.group('Captcha difficulty', (group) => {
     const { response } = await loginThroughCaptcha(client, 'owner', TEST_PASSWORD)
     response.assertStatus(200)
   }).timeout(120_000)
+
+  test("a blocked address gets no slider (429), except for the owner's device challenge", async ({
+    client,
+    assert,
+  }) => {
+    await createAdmin('owner')
+    const first = await loginThroughCaptcha(client, 'owner', TEST_PASSWORD)
+    const { deviceToken } = first.response.body().data
+    const pow = (await levelOf(client)).pow
+    const devicePow = (await levelOf(client, '?account=owner', { 'x-device-token': deviceToken }))
+      .pow
+    assert.isTrue(devicePow.parameters.data.device)
+    for (let i = 0; i < adminAuthConfig.limits.loginFailuresPerIp; i++) {
+      await countFailure(ipKey('127.0.0.1'))
+    }
+    const refused = await client.post('/api/auth/captcha').json({ pow: await solvePow(pow) })
+    refused.assertStatus(429)
+    const [one] = await db.from('captcha_challenges').count('* as total')
+    assert.equal(Number(one.total), 1, "only the owner's first login drew a slider")
+    const owner = await client.post('/api/auth/captcha').json({ pow: await solvePow(devicePow) })
+    owner.assertStatus(200)
+  }).timeout(60_000)
 })

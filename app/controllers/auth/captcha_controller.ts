@@ -12,7 +12,7 @@ import { isHumanLikeTrack } from '#captcha/track'
 import { powChallengeFor, solvedPow } from '#captcha/proof_of_work'
 import { challengeLevel } from '#captcha/difficulty'
 import { findDevice } from '#auth/device_tokens'
-import { consumeCaptchaAllowance, countFailure, ipKey } from '#auth/login_limiter'
+import { assertAllowed, consumeCaptchaAllowance, countFailure, ipKey } from '#auth/login_limiter'
 import {
   captchaChallengeValidator,
   captchaCreateValidator,
@@ -51,6 +51,7 @@ export default class CaptchaController {
                 address: s.string(),
                 level: s.integer(),
                 account: s.nullable(s.string()),
+                device: s.boolean(),
               }),
             }),
             signature: s.string(),
@@ -106,7 +107,7 @@ export default class CaptchaController {
     const level = await challengeLevel(ip, account ?? null, trusted)
     response.header('Cache-Control', 'no-store')
     return serialize({
-      pow: await powChallengeFor(ip, level, account?.toLowerCase() ?? null),
+      pow: await powChallengeFor(ip, level, account?.toLowerCase() ?? null, trusted),
       level,
       expiresIn: captcha.challengeTtl,
     })
@@ -120,6 +121,9 @@ export default class CaptchaController {
     const ip = request.ip()
     await consumeCaptchaAllowance(ip, response)
     const { pow } = await request.validateUsing(captchaCreateValidator)
+    // A blocked address cannot log in, so it gets no slider either (an unsigned claim to be a
+    // device's challenge fails the signature below).
+    if (!pow.challenge.parameters.data?.device) await assertAllowed([ipKey(ip)])
     const solved = (await isChallengeKnown(pow.challenge.parameters.nonce))
       ? null
       : await solvedPow(pow as any, ip)

@@ -1,5 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import hash from '@adonisjs/core/services/hash'
+import hashGate from '#auth/hash_gate'
 import { signAdminToken } from '#auth/jwt'
 import { createSession } from '#auth/sessions'
 import { setPassword } from '#services/admin_account_service'
@@ -52,7 +53,9 @@ export default class PasswordController {
       const reservation = await reserveAttempt(keys)
       const { remaining, resetIn } = reservation[0]
       setRateLimitHeaders(response, { limit: keys[0].requests, remaining, resetIn })
-      if (!(await hash.verify(user.password, currentPassword))) {
+      const digest = user.password
+      const matches = await hashGate.run('trusted', () => hash.verify(digest, currentPassword))
+      if (!matches) {
         await settleFailure(reservation)
         throw new FieldError(
           'currentPassword',

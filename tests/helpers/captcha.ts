@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto'
 import { solveChallenge } from 'altcha-lib'
 import type { Challenge } from 'altcha-lib/types'
 import { deriveKey } from 'altcha-lib/algorithms/scrypt'
@@ -67,4 +68,21 @@ export function humanTrack(x: number, seed = 1): TrackPoint[] {
 /** The body of a right verify for a slider's `data`, answer `x` known. */
 export async function rightVerify(data: { captchaId: string }, x: number) {
   return { captchaId: data.captchaId, x, track: humanTrack(x) }
+}
+
+/**
+ * A level-0 credential written straight into an app process's database (`query`: a pg client):
+ * what the real flow gives a fresh address. An address with 3 failures is served level 2, whose
+ * credentials pass an account's lock (app/captcha/difficulty.ts); tests of the lock itself use this.
+ */
+export async function mintCredential(
+  client: { query: (sql: string, values: unknown[]) => Promise<unknown> },
+  clientIp = '127.0.0.1'
+) {
+  const token = `0.${randomBytes(32).toString('base64url')}`
+  await client.query(
+    'INSERT INTO captcha_tokens (token_hash, expires_at, client_ip, level, account) VALUES ($1, $2, $3, 0, NULL)',
+    [createHash('sha256').update(token).digest('hex'), Date.now() + 120_000, clientIp]
+  )
+  return token
 }

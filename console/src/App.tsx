@@ -1,7 +1,7 @@
 import { Route } from 'react-router-dom'
 import { Admin, CustomRoutes, Resource } from 'react-admin'
 import { Card, CardContent, Typography } from '@mui/material'
-import { usePermissions } from 'react-admin'
+import { useLogin, usePermissions } from 'react-admin'
 import { QueryClient } from '@tanstack/react-query'
 import { authProvider, type Me, type MenuNode } from './authProvider'
 import { dataProvider } from './dataProvider'
@@ -32,6 +32,12 @@ function Dashboard() {
   )
 }
 
+/** The login page when react-admin shows it (a session ended, a signed-out tab). */
+function AdminLoginPage() {
+  const login = useLogin()
+  return <LoginPage login={login} />
+}
+
 /**
  * react-query retries a failed query 3 times by default (1, 2, 4 s apart): fine for a network
  * error or a 5xx, wrong for an answer that will not change. A 4xx (401 and 403 from /me above
@@ -59,7 +65,7 @@ export function App() {
       authProvider={authProvider}
       queryClient={queryClient}
       dataProvider={dataProvider}
-      loginPage={LoginPage}
+      loginPage={AdminLoginPage}
       layout={Layout}
       dashboard={Dashboard}
       requireAuth

@@ -55,9 +55,18 @@ export const authProvider: AuthProvider = {
     if (data.deviceToken) tokens.setDevice(data.deviceToken)
   },
 
+  /**
+   * Signing out (or a session that ended) reloads the console on the login page: nothing cached
+   * for the previous account survives, and main.tsx shows the light login page. It also spares
+   * react-admin a redirect loop: after its logout it clears the query cache while the admin routes
+   * are still mounted, they ask for the permissions again, get none and log out again.
+   */
   async logout() {
     if (tokens.get()) await api('auth/logout', { method: 'POST' }).catch(() => undefined)
     tokens.clear()
+    window.history.replaceState(null, '', '#/login')
+    window.location.reload()
+    return new Promise<never>(() => undefined) // the page is going away
   },
 
   async checkAuth() {

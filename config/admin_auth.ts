@@ -26,11 +26,15 @@ const adminAuthConfig = {
     /** When true (default), verify rejects a request without a plausible, human-like drag track. */
     requireTrack: env.get('CAPTCHA_REQUIRE_TRACK', true),
     /**
-     * Proof of work (altcha-lib, SHA-256): the solver tries on average maxNumber / 2 numbers.
-     * 50,000 took 0.2-1.2 s (0.6 s on average) of one core in Node 24 here, about what a browser
-     * spends while the person drags.
+     * Proof of work (altcha-lib v2, scrypt; docs/front-door.md has the measurements). One
+     * evaluation is scrypt(N = powCost, r = powBlockSize, p = 1): 1 MiB of memory at the default.
+     * The solver needs 16^(hex digits of the key prefix) evaluations on average: 256 at level 0,
+     * about 0.6 s of one core for node:crypto's native scrypt here. Each level multiplies that by 4.
      */
-    powMaxNumber: env.get('CAPTCHA_POW_MAX_NUMBER', 50_000),
+    powCost: env.get('CAPTCHA_POW_COST', 1024),
+    powBlockSize: env.get('CAPTCHA_POW_BLOCK_SIZE', 8),
+    /** Seconds a proof-of-work challenge stays valid (solving + drawing the slider). */
+    powTtl: 300,
     /** The HMAC key of the proof-of-work challenges, derived from APP_KEY (never sent). */
     powKey: createHash('sha256')
       .update(`captcha-pow:${env.get('APP_KEY').release()}`)

@@ -73,6 +73,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   /* Keyword searches running / waiting at once on this instance (app/services/public/search_gate.ts) */
   SEARCH_CONCURRENCY: Env.schema.number.optional(),
   SEARCH_QUEUE_MAX: Env.schema.number.optional(),
+  /* Places (running + waiting) one client address may hold; default max(2, ceil(SEARCH_QUEUE_MAX / 8)) */
+  SEARCH_QUEUE_PER_ADDRESS: Env.schema.number.optional(),
 
   /*
   | CORS: comma-separated origins of the admin SPA (empty: no cross-origin access)
@@ -92,7 +94,10 @@ export default await Env.create(new URL('../', import.meta.url), {
   LIMIT_LOGIN_FAILURES_PER_IP: Env.schema.number.optional(),
   LIMIT_LOGIN_FAILURES_PER_ACCOUNT: Env.schema.number.optional(),
   CAPTCHA_REQUIRE_TRACK: Env.schema.boolean.optional(),
-  CAPTCHA_POW_MAX_NUMBER: Env.schema.number.optional(),
+  CAPTCHA_POW_COST: Env.schema.number.optional(),
+  CAPTCHA_POW_BLOCK_SIZE: Env.schema.number.optional(),
+  HASH_CONCURRENCY: Env.schema.number.optional(),
+  HASH_QUEUE_MAX: Env.schema.number.optional(),
   /*
   | Proxies whose X-Forwarded-For is believed (addresses or CIDRs, comma-separated; also
   | proxy-addr's names loopback/linklocal/uniquelocal). Empty: trust none, the client address is

@@ -1,10 +1,12 @@
 /*
 | The Node HTTP server behind AdonisJS (used by bin/server.ts and the test runner).
 | Requests Node rejects before AdonisJS sees them (oversized headers, malformed HTTP) still get an
-| answer in the API's error contract instead of an empty body.
+| answer in the API's error contract instead of an empty body. A client's X-Request-Id is kept only
+| when well formed and from a trusted proxy (app/services/request_id.ts).
 */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { sanitizeRequestId } from '#services/request_id'
 
 const contractResponse = (status: number, reason: string, code: string, message: string) => {
   const body = JSON.stringify({ errors: [{ code, message }] })
@@ -18,7 +20,11 @@ const contractResponse = (status: number, reason: string, code: string, message:
 }
 
 export function createApiServer(handler: (req: IncomingMessage, res: ServerResponse) => any) {
-  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 30_000 }, handler)
+  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 30_000 }, (req, res) => {
+    // Before AdonisJS reads it: a client's X-Request-Id only through a trusted proxy.
+    sanitizeRequestId(req)
+    return handler(req, res)
+  })
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy()
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'

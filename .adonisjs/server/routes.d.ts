@@ -9,6 +9,7 @@ export type ScannedRoutes = {
     'health': { paramsTuple?: []; params?: {} }
     'openapi.document': { paramsTuple?: []; params?: {} }
     'openapi.reference': { paramsTuple?: []; params?: {} }
+    'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
     'auth.captcha.show': { paramsTuple?: []; params?: {} }
     'auth.captcha.verify': { paramsTuple?: []; params?: {} }
     'auth.login': { paramsTuple?: []; params?: {} }
@@ -58,7 +59,7 @@ export type ScannedRoutes = {
     'health': { paramsTuple?: []; params?: {} }
     'openapi.document': { paramsTuple?: []; params?: {} }
     'openapi.reference': { paramsTuple?: []; params?: {} }
-    'auth.captcha.show': { paramsTuple?: []; params?: {} }
+    'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
@@ -83,7 +84,7 @@ export type ScannedRoutes = {
     'health': { paramsTuple?: []; params?: {} }
     'openapi.document': { paramsTuple?: []; params?: {} }
     'openapi.reference': { paramsTuple?: []; params?: {} }
-    'auth.captcha.show': { paramsTuple?: []; params?: {} }
+    'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
@@ -103,6 +104,7 @@ export type ScannedRoutes = {
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
   }
   POST: {
+    'auth.captcha.show': { paramsTuple?: []; params?: {} }
     'auth.captcha.verify': { paramsTuple?: []; params?: {} }
     'auth.login': { paramsTuple?: []; params?: {} }
     'auth.logout': { paramsTuple?: []; params?: {} }

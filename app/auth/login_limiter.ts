@@ -163,6 +163,15 @@ async function startBlock(limit: LimitKey) {
   rememberBlock(limit.key, seconds)
 }
 
+/** Failures counted against a key in its window, and whether it is blocked now. */
+export async function failureState(limit: LimitKey) {
+  const state = await store(limit).get(limit.key)
+  return {
+    failures: state?.consumed ?? 0,
+    blocked: state !== null && state.remaining <= 0 && state.availableIn > 0,
+  }
+}
+
 /** A right password: the reservations are given back and the account's (or device's) count cleared. */
 export async function settleSuccess(reservation: Reservation, cleared: LimitKey) {
   await giveBack(reservation.filter(({ limit }) => limit.key !== cleared.key))
@@ -222,6 +231,15 @@ export function createLimiters() {
   store(accountKey(''))
   blockHistory()
   captchaLimiter()
+  challengeCounter()
+}
+
+const challengeCounter = () => limiter.use({ requests: 1_000_000, duration: '30 mins' })
+
+/** Proof-of-work challenges issued to an address in its 30-minute window, this one included. */
+export async function countChallenge(ip: string) {
+  const state = await challengeCounter().increment(`pow_ip_${addressKey(ip)}`)
+  return state.consumed
 }
 
 /** Captcha fetch + verify per IP per minute; throws the limiter's 429 when exceeded. */

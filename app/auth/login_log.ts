@@ -1,10 +1,15 @@
+import db from '@adonisjs/lucid/services/db'
 import LoginLog, { type LoginOutcome } from '#models/login_log'
+import { addressKey } from '#services/address_key'
+import { RefusalRows, RowsPerMinute } from '#services/refusal_rows'
 
 /**
- * The login log (README, "Accountability"): one row per login attempt. The stored outcome tells
- * unknown account, wrong password and disabled account apart for the administrators who read the
- * log; the HTTP answer stays the same for all three. Nothing secret is stored: no password,
- * credential, device token or JWT. Lengths are bounded as the columns are.
+ * The login log (README, "Accountability"): one row per successful login, and one row per key
+ * per minute for refused attempts (every other outcome), its `count` saying how many it stands for
+ * (app/services/refusal_rows.ts). The stored outcome tells unknown account, wrong password and
+ * disabled account apart for the administrators who read the log; the HTTP answer stays the same
+ * for all three. Nothing secret is stored: no password, credential, device token or JWT. Lengths
+ * are bounded as the columns are.
  */
 export type LoginAttempt = {
   account: string
@@ -14,12 +19,57 @@ export type LoginAttempt = {
   outcome: LoginOutcome
 }
 
+/**
+ * Rows of refusals per account per minute. The key of a refusal is (outcome, account lowercased,
+ * address key), so an attacker rotating addresses would still get a row per address; beyond this
+ * many rows an account's refusals of the minute go to one overflow row per outcome whose ip is
+ * '*' (what a flood hides is which further addresses took part, not how many attempts there were).
+ */
+export const MAX_REFUSAL_ROWS_PER_ACCOUNT = 10
+export const OVERFLOW_IP = '*'
+
+type StoredRow = { id: number; account: string }
+const refusals = new RefusalRows<StoredRow>()
+const rowsPerAccount = new RowsPerMinute()
+
+/** Tests: forget the rows of this minute (a test that wipes the tables starts afresh). */
+export function forgetLoginRefusals() {
+  refusals.forget()
+  rowsPerAccount.forget()
+}
+
 export async function recordLogin(attempt: LoginAttempt) {
-  await LoginLog.create({
+  const row = {
     account: attempt.account.slice(0, 64),
     userId: attempt.userId ?? null,
     ip: attempt.ip.slice(0, 64),
     userAgent: (attempt.userAgent ?? '').slice(0, 255),
     outcome: attempt.outcome,
-  })
+  }
+  if (attempt.outcome === 'succeeded') {
+    await LoginLog.create(row)
+    return
+  }
+
+  const account = row.account.toLowerCase()
+  let key = `${row.outcome}\n${account}\n${addressKey(attempt.ip)}`
+  if (!refusals.has(key) && !rowsPerAccount.take(account, MAX_REFUSAL_ROWS_PER_ACCOUNT)) {
+    key = `${row.outcome}\n${account}\n${OVERFLOW_IP}`
+    row.ip = OVERFLOW_IP
+  }
+  await refusals.record(
+    key,
+    async () => {
+      const created = await LoginLog.create(row)
+      return { id: created.id, account: created.account }
+    },
+    // The row's own account and outcome too: an id alone could name another row after a rollback.
+    async (stored) =>
+      ((await db
+        .from('login_logs')
+        .where('id', stored.id)
+        .where('outcome', row.outcome)
+        .where('account', stored.account)
+        .update({ count: db.raw('count + 1') })) as unknown as number) > 0
+  )
 }

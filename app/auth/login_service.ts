@@ -3,8 +3,10 @@ import { DateTime } from 'luxon'
 import type { Logger } from '@adonisjs/core/logger'
 import User from '#models/user'
 import { signAdminToken } from '#auth/jwt'
-import { consumeCredential } from '#captcha/challenge_store'
+import { consumeCredential, credentialLevel } from '#captcha/challenge_store'
 import { captchaTokenInvalid, invalidCredentials } from '#exceptions/api_exception'
+import { LOCKED_ACCOUNT_LEVEL } from '#captcha/difficulty'
+import hashGate from '#auth/hash_gate'
 import { findDevice, issueDeviceToken, touchDevice } from '#auth/device_tokens'
 import { createSession } from '#auth/sessions'
 import { recordLogin } from '#auth/login_log'
@@ -65,24 +67,40 @@ async function limited<T>(logger: Logger, keys: LimitKey[], input: LoginInput, w
 }
 
 /**
- * Login, in this order: limits (refuse while blocked; one attempt at a time per account; reserve
- * the attempt before any hash) -> consume the one-time credential (whatever happens next) -> find
- * the account -> verify the argon2id digest (a dummy one for unknown accounts) -> status -> JWT
- * and a device token. Unknown account, wrong password and disabled account raise the same error.
+ * Login, in this order: limits (refuse while the address or device is blocked; one attempt at a
+ * time per account, or per device; reserve the attempt before any hash) -> spend the one-time
+ * credential (whatever happens next) and check it paid the proof-of-work level the account needs
+ * now -> find the account -> verify the argon2id digest behind the hash gate (a dummy one for
+ * unknown accounts) -> status -> JWT and a device token. Unknown account, wrong password and
+ * disabled account raise the same error.
+ *
+ * Failures from new devices count against the address and the account; the account's count
+ * never refuses anyone, it raises the proof of work new devices pay (app/captcha/difficulty.ts).
  * A valid device token of the account moves the attempt to the (account, device) counter only
- * (login_limiter.ts). Database errors propagate (5xx); they are never turned into a failed login.
+ * and to the front of the hash gate. Database errors propagate (5xx); they are never turned into
+ * a failed login.
  */
 export async function login(input: LoginInput, logger: Logger) {
   const { account, password, captchaToken, ip } = input
   const device = input.deviceToken ? await findDevice(input.deviceToken, account) : null
-  const keys = device ? [deviceKey(device.id)] : [ipKey(ip), accountKey(account)]
+  // A credential paid at the locked-account level is not refused by the account's block: a new
+  // device of the owner gets in by working longer (app/captcha/difficulty.ts).
+  const paidForLock =
+    !device && captchaToken ? credentialLevel(captchaToken) >= LOCKED_ACCOUNT_LEVEL : false
+  const keys = device
+    ? [deviceKey(device.id)]
+    : paidForLock
+      ? [ipKey(ip)]
+      : [ipKey(ip), accountKey(account)]
   const counted = device ? keys[0] : accountKey(account)
+  const priority = device ? 'trusted' : 'anonymous'
 
   await limited(logger, keys, input, () => assertAllowed(keys))
-  return oneAtATime(accountKey(account).key, async () => {
+  return oneAtATime(counted.key, async () => {
     const reservation = await limited(logger, keys, input, () => reserveAttempt(keys))
 
-    if (!captchaToken || !(await consumeCredential(captchaToken, ip))) {
+    const paid = captchaToken ? await consumeCredential(captchaToken, ip) : null
+    if (!paid || (paid.account !== null && paid.account !== account.toLowerCase())) {
       // Not a password attempt: the reservation goes back, the address pays for it.
       await giveBack(reservation)
       await countFailure(ipKey(ip))
@@ -92,9 +110,11 @@ export async function login(input: LoginInput, logger: Logger) {
     }
 
     const user = await User.findBy('account', account)
-    const passwordMatches = await hash.verify(user?.password ?? (await getDummyDigest()), password)
+    const digest = user?.password ?? (await getDummyDigest())
+    const passwordMatches = await hashGate.run(priority, () => hash.verify(digest, password))
     if (!user || !passwordMatches || !user.isEnabled) {
       await settleFailure(reservation)
+      if (paidForLock) await countFailure(counted)
       logger.info({ event: 'login.failed', reason: 'credentials', account, ip }, 'login failed')
       await recordLogin({
         ...input,
@@ -110,7 +130,9 @@ export async function login(input: LoginInput, logger: Logger) {
 
     await settleSuccess(reservation, counted)
     // Hashing parameters changed since this digest was made: re-hash with the current ones.
-    if (hash.needsReHash(user.password)) user.password = await hash.make(password)
+    if (hash.needsReHash(user.password)) {
+      user.password = await hashGate.run(priority, () => hash.make(password))
+    }
     user.lastLoginAt = DateTime.utc()
     await user.save()
     let deviceToken = input.deviceToken!

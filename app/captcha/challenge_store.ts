@@ -3,15 +3,16 @@ import db from '@adonisjs/lucid/services/db'
 
 /**
  * Server-side, single-use state of the login flow, in the database so every instance shares it:
- * - a challenge holds the answer x of one captcha; it never leaves the server;
+ * - a challenge holds the answer x of one slider; it never leaves the server. Its id is the nonce
+ *   of the proof of work that paid for it, so one solution draws one slider;
  * - a credential (the "captchaToken") is earned by a right drag and spent by one login.
+ * Both carry the proof-of-work level paid and the account it was asked for (or null).
  *
- * Consuming is one `DELETE ... RETURNING` statement: under concurrency exactly one caller gets the
- * row, everyone else gets nothing. Expired rows are also refused, and swept now and then.
+ * Spending is one statement with RETURNING: under concurrency exactly one caller gets the row,
+ * everyone else gets nothing. Expired rows are also refused, and swept now and then.
  */
 
 const rowsOf = (result: any): any[] => (Array.isArray(result) ? result : result.rows)
-const randomId = (bytes: number) => randomBytes(bytes).toString('base64url')
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
 /** One in SWEEP_EVERY writes also deletes expired rows, so the tables stay small. */
@@ -23,57 +24,105 @@ async function maybeSweep(table: 'captcha_challenges' | 'captcha_tokens', now: n
   }
 }
 
-export async function saveChallenge(answerX: number, ttlSeconds: number, clientIp: string) {
-  const id = randomId(16)
+export type Paid = { level: number; account: string | null }
+
+/**
+ * Claims the slider of proof of work `id` before it is drawn (stored spent, so nothing can verify
+ * it yet). False when that proof of work already claimed one: a replayed solution, even sent
+ * many times at once, draws at most one slider. The row outlives the proof of work's own expiry.
+ */
+export async function claimChallenge(id: string, ttlSeconds: number, clientIp: string, paid: Paid) {
   const now = Date.now()
   await maybeSweep('captcha_challenges', now)
-  await db
-    .table('captcha_challenges')
-    .insert({ id, answer_x: answerX, expires_at: now + ttlSeconds * 1000, client_ip: clientIp })
-  return id
+  const result = await db.rawQuery(
+    `INSERT INTO captcha_challenges (id, answer_x, expires_at, client_ip, level, account, spent)
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id`,
+    [id, 0, now + ttlSeconds * 1000, clientIp, paid.level, paid.account, true]
+  )
+  return rowsOf(result).length === 1
+}
+
+/** Stores the answer of the slider drawn for a claimed challenge; from now on it can be verified. */
+export async function armChallenge(id: string, answerX: number) {
+  await db.from('captcha_challenges').where('id', id).update({ answer_x: answerX, spent: false })
+}
+
+/** A challenge with its answer, ready to verify at once (tests and the benchmark). */
+export async function saveChallenge(
+  id: string,
+  answerX: number,
+  ttlSeconds: number,
+  clientIp: string,
+  paid: Paid = { level: 0, account: null }
+) {
+  if (await claimChallenge(id, ttlSeconds, clientIp, paid)) await armChallenge(id, answerX)
+}
+
+/** True when proof of work `id` has already drawn a slider (a replayed solution). */
+export async function isChallengeKnown(id: string) {
+  return Boolean(await db.from('captcha_challenges').where('id', id).select('id').first())
 }
 
 /**
- * Deletes the challenge and returns its answer and the address that fetched it, or null when
- * unknown, used or expired.
+ * Spends the challenge and returns its answer, the address that fetched it and what was paid,
+ * or null when unknown, spent or expired.
  */
 export async function consumeChallenge(
   id: string
-): Promise<{ answerX: number; clientIp: string | null } | null> {
+): Promise<({ answerX: number; clientIp: string | null } & Paid) | null> {
   const result = await db.rawQuery(
-    'DELETE FROM captcha_challenges WHERE id = ? RETURNING answer_x, expires_at, client_ip',
-    [id]
+    `UPDATE captcha_challenges SET spent = ? WHERE id = ? AND spent = ?
+     RETURNING answer_x, expires_at, client_ip, level, account`,
+    [true, id, false]
   )
   const row = rowsOf(result)[0]
   if (!row || Number(row.expires_at) < Date.now()) return null
-  return { answerX: Number(row.answer_x), clientIp: row.client_ip ?? null }
+  return {
+    answerX: Number(row.answer_x),
+    clientIp: row.client_ip ?? null,
+    level: Number(row.level),
+    account: row.account ?? null,
+  }
 }
 
 /**
- * Issues a one-time login credential: 256 random bits, stored as its SHA-256 digest only, bound
- * to the client address that fetched the challenge.
+ * Issues a one-time login credential: its level, then 256 random bits; stored as its SHA-256
+ * digest only, bound to the client address that fetched the challenge, with what it paid.
  */
-export async function issueCredential(ttlSeconds: number, clientIp: string) {
-  const token = randomId(32)
+export async function issueCredential(ttlSeconds: number, clientIp: string, paid?: Paid) {
+  const token = `${paid?.level ?? 0}.${randomBytes(32).toString('base64url')}`
   const now = Date.now()
   await maybeSweep('captcha_tokens', now)
   await db.table('captcha_tokens').insert({
     token_hash: sha256(token),
     expires_at: now + ttlSeconds * 1000,
     client_ip: clientIp,
+    level: paid?.level ?? 0,
+    account: paid?.account ?? null,
   })
   return token
 }
 
 /**
- * Spends a credential. True only for the first caller presenting a known, unexpired one from
- * the address it was issued to (presented from another address, it is spent and refused).
+ * The level a credential says it paid, read from its "<level>." prefix without any query (login
+ * decides its limits from it before anything costly); spending it checks the stored level.
  */
-export async function consumeCredential(token: string, clientIp: string): Promise<boolean> {
+export function credentialLevel(token: string) {
+  const level = /^(\d)\./.exec(token)?.[1]
+  return level === undefined ? 0 : Number(level)
+}
+
+/**
+ * Spends a credential. What it paid, only for the first caller presenting a known, unexpired one
+ * from the address it was issued to (presented from another address, it is spent and refused).
+ */
+export async function consumeCredential(token: string, clientIp: string): Promise<Paid | null> {
   const result = await db.rawQuery(
-    'DELETE FROM captcha_tokens WHERE token_hash = ? RETURNING expires_at, client_ip',
+    'DELETE FROM captcha_tokens WHERE token_hash = ? RETURNING expires_at, client_ip, level, account',
     [sha256(token)]
   )
   const row = rowsOf(result)[0]
-  return Boolean(row) && Number(row.expires_at) >= Date.now() && row.client_ip === clientIp
+  if (!row || Number(row.expires_at) < Date.now() || row.client_ip !== clientIp) return null
+  if (Number(row.level) < credentialLevel(token)) return null
+  return { level: Number(row.level), account: row.account ?? null }
 }

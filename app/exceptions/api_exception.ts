@@ -43,13 +43,20 @@ export const captchaTokenInvalid = () =>
 /** Retry-After in whole seconds, at least 1. */
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.ceil(seconds))) })
 
-export const tooManyRequests = (retryAfterSeconds: number) =>
-  new ApiException(
-    429,
-    'E_TOO_MANY_REQUESTS',
-    'Too many requests, try again later',
-    retryAfter(retryAfterSeconds)
-  )
+/**
+ * A 429 carries Retry-After and the RateLimit-* headers (IETF draft, as a counted success sends
+ * them: app/auth/login_limiter.ts setRateLimitHeaders): nothing remains, the window resets when
+ * the client may retry. `limit` is the allowance of the key that refused, when the caller knows
+ * it; without it only RateLimit-Limit is left out (the login blocks of login_limiter.ts refuse
+ * without naming their key's allowance).
+ */
+export const tooManyRequests = (retryAfterSeconds: number, limit?: number) => {
+  const headers: Record<string, string> = retryAfter(retryAfterSeconds)
+  if (limit !== undefined) headers['RateLimit-Limit'] = String(limit)
+  headers['RateLimit-Remaining'] = '0'
+  headers['RateLimit-Reset'] = headers['Retry-After']
+  return new ApiException(429, 'E_TOO_MANY_REQUESTS', 'Too many requests, try again later', headers)
+}
 
 /** Busy, not broken: the client may retry after a moment (rendered like a data store outage). */
 export const unavailable = (retryAfterSeconds: number) =>

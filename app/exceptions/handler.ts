@@ -160,8 +160,10 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       errno?: string
     }
     if (err.code === 'E_TOO_MANY_REQUESTS') {
-      // The limiter's own exception (route throttles): the same answer as ours.
-      return this.render(tooManyRequests((error as any).response?.availableIn ?? 60))
+      // The limiter's own exception (route throttles, the captcha allowance): the same answer as
+      // ours, with the allowance of the limiter that refused.
+      const state = (error as any).response as { availableIn?: number; limit?: number } | undefined
+      return this.render(tooManyRequests(state?.availableIn ?? 60, state?.limit))
     }
     if (err.code === 'E_ROW_NOT_FOUND') {
       return { status: 404, errors: [{ code: 'E_NOT_FOUND', message: 'Resource not found' }] }

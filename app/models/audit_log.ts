@@ -39,6 +39,10 @@ export default class AuditLog extends BaseModel {
   @column()
   declare ip: string | null
 
+  /** Writes this row stands for: refusals are aggregated per key per minute (audit_log.ts). */
+  @column()
+  declare count: number
+
   /** { field: [before, after] }, stored as JSON text (the same on SQLite and PostgreSQL). */
   @column({ consume: (value) => (value ? JSON.parse(value) : null) })
   declare changes: Record<string, [unknown, unknown]> | null

@@ -18,7 +18,10 @@ export const LOGIN_OUTCOMES: readonly LoginOutcome[] = [
   'throttled',
 ]
 
-/** One login attempt (app/auth/login_log.ts writes them). No secret is ever a column. */
+/**
+ * One login attempt, or one minute of refused attempts of one key (app/auth/login_log.ts writes
+ * them). No secret is ever a column.
+ */
 export default class LoginLog extends BaseModel {
   static table = 'login_logs'
 
@@ -43,4 +46,8 @@ export default class LoginLog extends BaseModel {
 
   @column()
   declare outcome: LoginOutcome
+
+  /** Attempts this row stands for: refusals are aggregated per key per minute (login_log.ts). */
+  @column()
+  declare count: number
 }

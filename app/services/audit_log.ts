@@ -2,12 +2,15 @@ import { DateTime } from 'luxon'
 import type { HttpContext } from '@adonisjs/core/http'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { addressKey } from '#services/address_key'
+import { RefusalRows } from '#services/refusal_rows'
 
 /**
  * The audit log (table audit_logs, README "Accountability"): one row per successful admin write,
  * written by the service IN the write's transaction (a rolled-back change leaves no row, a
- * committed one always has one), one row per refused (403) admin write, and one per `node ace`
- * command that changes an account. Changed fields are stored as { field: [before, after] };
+ * committed one always has one), one row per `node ace` command that changes an account, and for
+ * refused (403) admin writes one row per key per minute whose `count` says how many it stands for
+ * (recordRefusal below). Changed fields are stored as { field: [before, after] };
  * secrets (passwords, digests, tokens) are never stored, not even hashed: only that they changed.
  */
 
@@ -65,21 +68,26 @@ export async function recordAudit(
   reason: string | null = null
 ) {
   const changes = entry.changes && Object.keys(entry.changes).length ? entry.changes : null
-  await client.table('audit_logs').insert({
-    // The connection's own format: SQLite compares stored dates as text.
-    created_at: DateTime.utc().toFormat(client.dialect.dateTimeFormat),
-    actor_id: source.actorId,
-    actor: source.actor.slice(0, 80),
-    permission: source.permission.slice(0, 100),
-    target_type: entry.targetType,
-    target_id:
-      entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
-    outcome,
-    reason: reason?.slice(0, 255) ?? null,
-    request_id: source.requestId?.slice(0, 64) ?? null,
-    ip: source.ip?.slice(0, 64) ?? null,
-    changes: changes ? JSON.stringify(changes) : null,
-  })
+  const [inserted] = await client
+    .table('audit_logs')
+    .returning('id')
+    .insert({
+      // The connection's own format: SQLite compares stored dates as text.
+      created_at: DateTime.utc().toFormat(client.dialect.dateTimeFormat),
+      actor_id: source.actorId,
+      actor: source.actor.slice(0, 80),
+      permission: source.permission.slice(0, 100),
+      target_type: entry.targetType,
+      target_id:
+        entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
+      outcome,
+      reason: reason?.slice(0, 255) ?? null,
+      request_id: source.requestId?.slice(0, 64) ?? null,
+      ip: source.ip?.slice(0, 64) ?? null,
+      changes: changes ? JSON.stringify(changes) : null,
+    })
+  // bigint: node-postgres returns it as a string.
+  return Number(typeof inserted === 'object' ? inserted.id : inserted)
 }
 
 /** The permission code a route declares with the `can` middleware (start/routes/admin.ts). */
@@ -97,6 +105,19 @@ export function targetTypeOf(ctx: HttpContext): string {
 }
 
 /**
+ * Refused writes, aggregated (app/services/refusal_rows.ts): the key is (user, method and route,
+ * address key), so a burst of refusals from one account is one row per minute with its `count`.
+ * The row keeps the first refusal's target, reason and request id.
+ */
+type RefusalRow = { id: number; actorId: number | null; permission: string }
+const refusals = new RefusalRows<RefusalRow>()
+
+/** Tests: forget the rows of this minute (a test that wipes the tables starts afresh). */
+export function forgetAuditRefusals() {
+  refusals.forget()
+}
+
+/**
  * A refused admin write (403), recorded outside any transaction (the refused one rolled back).
  * Reads are not recorded: they change nothing.
  */
@@ -104,18 +125,45 @@ export async function recordRefusal(ctx: HttpContext, reason: string) {
   const permission = declaredPermission(ctx)
   if (!permission || ctx.request.method() === 'GET' || ctx.request.method() === 'HEAD') return
   const user = ctx.auth?.use('jwt').user
-  await recordAudit(
-    db.connection(),
-    {
-      actorId: user?.id ?? null,
-      actor: user?.account ?? 'unknown',
-      permission,
-      requestId: ctx.request.id() ?? null,
-      ip: ctx.request.ip(),
+  const ip = ctx.request.ip()
+  const actorId = user?.id ?? null
+  const key = [
+    actorId ?? '-',
+    ctx.request.method(),
+    ctx.route?.pattern ?? ctx.request.url(),
+    addressKey(ip),
+  ].join('\n')
+  const client = db.connection()
+  await refusals.record(
+    key,
+    async () => {
+      const id = await recordAudit(
+        client,
+        {
+          actorId,
+          actor: user?.account ?? 'unknown',
+          permission,
+          requestId: ctx.request.id() ?? null,
+          ip,
+        },
+        { targetType: targetTypeOf(ctx), targetId: ctx.params?.id ?? null },
+        'refused',
+        reason
+      )
+      return { id, actorId, permission: permission.slice(0, 100) }
     },
-    { targetType: targetTypeOf(ctx), targetId: ctx.params?.id ?? null },
-    'refused',
-    reason
+    // The row's own actor and permission too: an id alone could name another row after a rollback.
+    async (row) => {
+      const query = client
+        .from('audit_logs')
+        .where('id', row.id)
+        .where('outcome', 'refused')
+        .where('permission', row.permission)
+      if (row.actorId === null) query.whereNull('actor_id')
+      else query.where('actor_id', row.actorId)
+      // The number of rows changed (typed as an array, a number on both drivers).
+      return ((await query.update({ count: db.raw('count + 1') })) as unknown as number) > 0
+    }
   )
 }
 

@@ -9,6 +9,56 @@ const opaque = () =>
     .maxLength(128)
     .regex(/^[A-Za-z0-9_-]+$/)
 
+const hex = (max: number) =>
+  vine
+    .string()
+    .maxLength(max)
+    .regex(/^[0-9a-f]*$/)
+
+/** GET /api/auth/captcha: the account the challenge is for (optional; raises its level). */
+export const captchaChallengeValidator = vine.create({
+  account: vine.string().trim().minLength(1).maxLength(64).optional(),
+})
+
+/**
+ * POST /api/auth/captcha: an altcha-lib v2 payload, the challenge as issued and its solution.
+ * Shapes and sizes only: the signature decides whether the parameters are this server's.
+ */
+export const captchaCreateValidator = vine.create({
+  pow: vine.object({
+    challenge: vine.object({
+      parameters: vine.object({
+        algorithm: vine.string().maxLength(16),
+        nonce: hex(64),
+        salt: hex(64),
+        cost: vine
+          .number()
+          .withoutDecimals()
+          .min(1)
+          .max(1 << 20),
+        keyLength: vine.number().withoutDecimals().min(1).max(64),
+        keyPrefix: hex(64).minLength(1),
+        memoryCost: vine.number().withoutDecimals().min(1).max(64).optional(),
+        parallelism: vine.number().withoutDecimals().min(1).max(16).optional(),
+        expiresAt: vine.number().withoutDecimals().min(0).optional(),
+        data: vine
+          .object({
+            address: vine.string().maxLength(64),
+            level: vine.number().withoutDecimals().min(0).max(16),
+            account: vine.string().maxLength(64).nullable(),
+          })
+          .optional(),
+      }),
+      signature: hex(128),
+    }),
+    solution: vine.object({
+      counter: vine.number().withoutDecimals().min(0).max(0xffffffff),
+      derivedKey: hex(128),
+      time: vine.number().optional(),
+    }),
+  }),
+})
+
 export const captchaVerifyValidator = vine.create({
   captchaId: opaque(),
   x: vine.number().min(0).max(10_000),
@@ -16,17 +66,8 @@ export const captchaVerifyValidator = vine.create({
     .array(vine.array(vine.number().min(-100_000).max(10_000_000)).fixedLength(3))
     .maxLength(1000)
     .optional(),
-  // The proof-of-work solution for the altcha-lib challenge of this captcha. Optional here on
-  // purpose: a missing solution fails the verify (400) and spends the challenge, like a wrong one.
-  pow: vine
-    .object({
-      algorithm: vine.string().maxLength(16),
-      challenge: vine.string().maxLength(128),
-      number: vine.number().withoutDecimals().min(0).max(100_000_000),
-      salt: vine.string().maxLength(512),
-      signature: vine.string().maxLength(128),
-    })
-    .optional(),
+  /** How the piece was moved: pointer drag (default) or arrow keys. */
+  input: vine.enum(['pointer', 'keyboard'] as const).optional(),
 })
 
 export const loginValidator = vine.create({

@@ -8,7 +8,8 @@ import { middleware } from '#start/kernel'
 
 router
   .group(() => {
-    router.get('captcha', [controllers.auth.Captcha, 'show']).as('captcha.show')
+    router.get('captcha', [controllers.auth.Captcha, 'challenge']).as('captcha.challenge')
+    router.post('captcha', [controllers.auth.Captcha, 'show']).as('captcha.show')
     router.post('captcha/verify', [controllers.auth.Captcha, 'verify']).as('captcha.verify')
     router.post('login', [controllers.auth.Session, 'store']).as('login')
     router

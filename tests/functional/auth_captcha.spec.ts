@@ -3,7 +3,11 @@ import sharp from 'sharp'
 import db from '@adonisjs/lucid/services/db'
 import { withRealCommits } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, challengeAnswer } from '#tests/helpers/auth'
-import { humanTrack, rightVerify, solvePow } from '#tests/helpers/captcha'
+import { humanTrack, newCaptcha, rightVerify, solvePow } from '#tests/helpers/captcha'
+import { createChallenge } from 'altcha-lib'
+import { deriveKey } from 'altcha-lib/algorithms/scrypt'
+import { assertRateLimitHeaders } from '#tests/helpers/rate_limit'
+import adminAuthConfig from '#config/admin_auth'
 
 const FAILED = {
   errors: [
@@ -30,7 +34,7 @@ test.group('Slider captcha', (group) => {
     client,
     assert,
   }) => {
-    const response = await client.get('/api/auth/captcha')
+    const response = await newCaptcha(client)
     response.assertStatus(200)
     assert.equal(response.header('cache-control'), 'no-store')
     const { data } = response.body()
@@ -43,7 +47,6 @@ test.group('Slider captcha', (group) => {
       'height',
       'pieceSize',
       'expiresIn',
-      'pow',
     ])
     assert.match(data.backgroundImage, /^data:image\/(webp|png);base64,/)
 
@@ -68,7 +71,7 @@ test.group('Slider captcha', (group) => {
   })
 
   test('the right x earns a one-time credential that logs in once', async ({ client, assert }) => {
-    const { data } = (await client.get('/api/auth/captcha')).body()
+    const { data } = (await newCaptcha(client)).body()
     const x = await challengeAnswer(data.captchaId)
     const verify = await client
       .post('/api/auth/captcha/verify')
@@ -76,7 +79,8 @@ test.group('Slider captcha', (group) => {
     verify.assertStatus(200)
     assert.sameMembers(Object.keys(verify.body().data), ['captchaToken', 'expiresIn'])
     const { captchaToken } = verify.body().data
-    assert.isAtLeast(Buffer.from(captchaToken, 'base64url').length, 16, '>= 128 bits')
+    assert.match(captchaToken, /^0\./, 'its level first')
+    assert.isAtLeast(Buffer.from(captchaToken.split('.')[1], 'base64url').length, 16, '>= 128 bits')
 
     // Stored hashed only: the table never holds the credential itself.
     const rows = await db.from('captcha_tokens').select('token_hash')
@@ -97,7 +101,7 @@ test.group('Slider captcha', (group) => {
     client,
     assert,
   }) => {
-    const { data } = (await client.get('/api/auth/captcha')).body()
+    const { data } = (await newCaptcha(client)).body()
     const x = await challengeAnswer(data.captchaId)
     const body = await rightVerify(data, x)
     const wrong = await client
@@ -113,7 +117,7 @@ test.group('Slider captcha', (group) => {
   })
 
   test('a reused, expired or unknown challenge is a 400', async ({ client, assert }) => {
-    const first = (await client.get('/api/auth/captcha')).body().data
+    const first = (await newCaptcha(client)).body().data
     const x = await challengeAnswer(first.captchaId)
     const firstBody = await rightVerify(first, x)
     ;(await client.post('/api/auth/captcha/verify').json(firstBody)).assertStatus(200)
@@ -121,7 +125,7 @@ test.group('Slider captcha', (group) => {
     reused.assertStatus(400)
     assert.deepEqual(reused.body(), FAILED)
 
-    const second = (await client.get('/api/auth/captcha')).body().data
+    const second = (await newCaptcha(client)).body().data
     const x2 = await challengeAnswer(second.captchaId)
     await db
       .from('captcha_challenges')
@@ -175,7 +179,7 @@ test.group('Slider captcha', (group) => {
       { name: 'no track at all', track: () => undefined },
     ])
     .run(async ({ client }, row) => {
-      const { data } = (await client.get('/api/auth/captcha')).body()
+      const { data } = (await newCaptcha(client)).body()
       const x = await challengeAnswer(data.captchaId)
       const response = await client
         .post('/api/auth/captcha/verify')
@@ -186,61 +190,136 @@ test.group('Slider captcha', (group) => {
       retry.assertStatus(400)
     })
 
-  test('proof of work: missing, wrong, for another captcha or reused -> refused, challenge spent', async ({
+  test('a proof-of-work challenge costs no row; its level is 0 for a quiet address', async ({
     client,
     assert,
   }) => {
-    const fetch = async () => {
-      const { data } = (await client.get('/api/auth/captcha')).body()
-      return { data, x: await challengeAnswer(data.captchaId) }
+    const response = await client.get('/api/auth/captcha')
+    response.assertStatus(200)
+    const { data } = response.body()
+    assert.sameMembers(Object.keys(data), ['pow', 'level', 'expiresIn'])
+    assert.equal(data.level, 0)
+    assert.equal(data.pow.parameters.algorithm, 'SCRYPT')
+    assert.equal(data.pow.parameters.keyPrefix, '00')
+    assert.isNull(data.pow.parameters.data.account)
+    const [count] = await db.from('captcha_challenges').count('* as total')
+    assert.equal(Number(count.total), 0, 'nothing stored, nothing drawn')
+  })
+
+  test('proof of work: wrong, foreign, expired or reused -> 400, counted against the address, nothing drawn', async ({
+    client,
+    assert,
+  }) => {
+    const challenge = async () => (await client.get('/api/auth/captcha')).body().data.pow
+    const post = (pow: unknown) => client.post('/api/auth/captcha').json({ pow })
+    const solved = await solvePow(await challenge())
+    const flip = (hex: string) => (hex[0] === '0' ? '1' : '0') + hex.slice(1)
+
+    const wrongKey = await post({
+      ...solved,
+      solution: { ...solved.solution, derivedKey: flip(solved.solution.derivedKey) },
+    })
+    const wrongCounter = await post({
+      ...solved,
+      solution: { ...solved.solution, counter: solved.solution.counter + 1 },
+    })
+    // Cheaper parameters than issued: the signature no longer matches.
+    const cheaper = await post({
+      ...solved,
+      challenge: {
+        ...solved.challenge,
+        parameters: { ...solved.challenge.parameters, keyPrefix: '0' },
+      },
+    })
+    // Signed by someone else (another key): foreign.
+    const foreign = await createChallenge({
+      algorithm: 'SCRYPT',
+      cost: 16,
+      memoryCost: 1,
+      parallelism: 1,
+      deriveKey,
+      data: solved.challenge.parameters.data,
+      hmacSignatureSecret: 'not-this-servers-key',
+    })
+    const foreignPost = await post(await solvePow(foreign))
+    // Signed here but expired.
+    const expired = await createChallenge({
+      algorithm: 'SCRYPT',
+      cost: 16,
+      memoryCost: 1,
+      parallelism: 1,
+      deriveKey,
+      keyPrefix: '00',
+      data: solved.challenge.parameters.data,
+      expiresAt: Math.floor(Date.now() / 1000) - 1,
+      hmacSignatureSecret: adminAuthConfig.captcha.powKey,
+    })
+    const expiredPost = await post(await solvePow(expired))
+    for (const response of [wrongKey, wrongCounter, cheaper, foreignPost, expiredPost]) {
+      response.assertStatus(400)
+      assert.deepEqual(response.body(), FAILED)
     }
-    const { pow } = (await fetch()).data
-    assert.sameMembers(Object.keys(pow), [
-      'algorithm',
-      'challenge',
-      'maxnumber',
-      'salt',
-      'signature',
-    ])
+    const [none] = await db.from('captcha_challenges').count('* as total')
+    assert.equal(Number(none.total), 0, 'no slider drawn for a refused proof of work')
 
-    const a = await fetch()
-    const missing = await client
-      .post('/api/auth/captcha/verify')
-      .json({ captchaId: a.data.captchaId, x: a.x, track: humanTrack(a.x) })
-    missing.assertStatus(400)
-    ;(
-      await client.post('/api/auth/captcha/verify').json(await rightVerify(a.data, a.x))
-    ).assertStatus(400)
-
-    const b = await fetch()
-    const bBody = await rightVerify(b.data, b.x)
-    const wrong = await client
-      .post('/api/auth/captcha/verify')
-      .json({ ...bBody, pow: { ...bBody.pow, number: bBody.pow.number + 1 } })
-    wrong.assertStatus(400)
-    ;(await client.post('/api/auth/captcha/verify').json(bBody)).assertStatus(400)
-
-    const c = await fetch()
-    const d = await fetch()
-    const other = await client
-      .post('/api/auth/captcha/verify')
-      .json({ ...(await rightVerify(c.data, c.x)), pow: await solvePow(d.data.pow) })
-    other.assertStatus(400)
-
-    const e = await fetch()
-    const eBody = await rightVerify(e.data, e.x)
-    ;(await client.post('/api/auth/captcha/verify').json(eBody)).assertStatus(200)
-    const f = await fetch()
-    const reused = await client
-      .post('/api/auth/captcha/verify')
-      .json({ ...(await rightVerify(f.data, f.x)), pow: eBody.pow })
+    ;(await post(solved)).assertStatus(200)
+    const reused = await post(solved)
     reused.assertStatus(400)
-    const [count] = await db.from('captcha_tokens').count('* as total')
-    assert.equal(Number(count.total), 1, 'only the one right verify earned a credential')
+    const [one] = await db.from('captcha_challenges').count('* as total')
+    assert.equal(Number(one.total), 1, 'one solution, one slider')
+    const failures = await db.from('rate_limits').where('key', 'like', '%login_ip_127.0.0.1%')
+    assert.lengthOf(failures, 1)
+    assert.equal(Number(failures[0].points), 6, 'every refusal counted against the address')
+  })
+
+  test('proof-of-work payloads of the wrong shape -> 422: {name}')
+    .with([
+      { name: 'missing', pow: undefined },
+      { name: 'non-hex key', patch: { solution: { counter: 1, derivedKey: 'zz' } } },
+      { name: 'negative counter', patch: { solution: { counter: -1, derivedKey: '00' } } },
+      { name: 'counter not a number', patch: { solution: { counter: 'one', derivedKey: '00' } } },
+      {
+        name: 'huge cost',
+        patch: { challenge: { parameters: { cost: 2 ** 30 } } },
+      },
+    ])
+    .run(async ({ client, assert }, row) => {
+      const solved = await solvePow((await client.get('/api/auth/captcha')).body().data.pow)
+      const pow =
+        'pow' in row
+          ? row.pow
+          : {
+              challenge: {
+                ...solved.challenge,
+                parameters: {
+                  ...solved.challenge.parameters,
+                  ...(row.patch as any).challenge?.parameters,
+                },
+              },
+              solution: (row.patch as any).solution ?? solved.solution,
+            }
+      const response = await client.post('/api/auth/captcha').json({ pow })
+      response.assertStatus(422)
+      assert.equal(response.body().errors[0].code, 'E_VALIDATION_ERROR')
+      const [none] = await db.from('captcha_challenges').count('* as total')
+      assert.equal(Number(none.total), 0)
+    })
+
+  test('8 concurrent posts of one solution draw one slider', async ({ client, assert }) => {
+    const solved = await solvePow((await client.get('/api/auth/captcha')).body().data.pow)
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => client.post('/api/auth/captcha').json({ pow: solved }))
+    )
+    assert.deepEqual(
+      responses.map((response) => response.status()).sort(),
+      [200, 400, 400, 400, 400, 400, 400, 400]
+    )
+    const [one] = await db.from('captcha_challenges').count('* as total')
+    assert.equal(Number(one.total), 1)
   })
 
   test('a credential is bound to the address that fetched the challenge', async ({ client }) => {
-    const { data } = (await client.get('/api/auth/captcha')).body()
+    const { data } = (await newCaptcha(client)).body()
     const x = await challengeAnswer(data.captchaId)
     await db
       .from('captcha_challenges')
@@ -282,9 +361,10 @@ test.group('Slider captcha', (group) => {
     }
     assert.exists(limited, 'a 429 arrived within 40 requests')
     assert.equal(limited!.body().errors[0].code, 'E_TOO_MANY_REQUESTS')
-    assert.isAtLeast(Number(limited!.header('retry-after')), 1)
+    assertRateLimitHeaders(assert, limited!.headers(), adminAuthConfig.limits.captchaPerMinute)
     const verify = await client.post('/api/auth/captcha/verify').json({ captchaId: 'abc', x: 1 })
     verify.assertStatus(429)
+    assertRateLimitHeaders(assert, verify.headers(), adminAuthConfig.limits.captchaPerMinute)
   }).timeout(60_000)
 })
 
@@ -296,7 +376,7 @@ test.group('Slider captcha: concurrent verifies', (group) => {
     client,
     assert,
   }) => {
-    const { data } = (await client.get('/api/auth/captcha')).body()
+    const { data } = (await newCaptcha(client)).body()
     const x = await challengeAnswer(data.captchaId)
     const body = await rightVerify(data, x)
     const responses = await Promise.all(

@@ -1,4 +1,5 @@
 import { test } from '@japa/runner'
+import type { Assert } from '@japa/assert'
 import { request as httpRequest } from 'node:http'
 import { spawnSync } from 'node:child_process'
 import app from '@adonisjs/core/services/app'
@@ -9,6 +10,7 @@ import { PERMISSIONS } from '#auth/permissions'
 import { accountKey, blocksToday } from '#auth/login_limiter'
 import { withRealCommits } from '#tests/helpers/database'
 import { startAppProcess } from '#tests/helpers/app_process'
+import { assertRateLimitHeaders } from '#tests/helpers/rate_limit'
 import {
   TEST_PASSWORD,
   createAdmin,
@@ -25,6 +27,12 @@ const PER_ACCOUNT = 5
 const WRONG = 'Wrong-Guess-123'
 
 type Reply = { status: number; body: any; headers: Record<string, unknown> }
+
+/** A 429 with Retry-After and the RateLimit-* headers. */
+function assertBlocked(assert: Assert, reply: Reply) {
+  assert.equal(reply.status, 429, JSON.stringify(reply.body))
+  assertRateLimitHeaders(assert, reply.headers)
+}
 
 /** A JSON request to the test server from a chosen loopback address (the socket's, not a header). */
 function send(
@@ -90,6 +98,7 @@ test.group('Login defences', (group) => {
     assert.equal(statuses.filter((status) => status === 429).length, 15 - PER_ACCOUNT)
     const blocked = await login('127.0.0.1', 'target', TEST_PASSWORD)
     assert.equal(blocked.status, 429)
+    assertRateLimitHeaders(assert, blocked.headers)
     const retryAfter = Number(blocked.headers['retry-after'])
     assert.isAtMost(retryAfter, 15 * 60, 'the first block, not a 24 h one')
     assert.isAbove(retryAfter, 60)
@@ -107,10 +116,10 @@ test.group('Login defences', (group) => {
     const deviceToken = first.body.data.deviceToken
 
     for (let i = 0; i < PER_ACCOUNT + 2; i++) await login('127.0.0.2', 'owner', WRONG)
-    assert.equal((await login('127.0.0.2', 'owner', TEST_PASSWORD)).status, 429)
+    assertBlocked(assert, await login('127.0.0.2', 'owner', TEST_PASSWORD))
 
     // Without the device token the owner is blocked too (the account's anonymous counter) ...
-    assert.equal((await login('127.0.0.3', 'owner', TEST_PASSWORD)).status, 429)
+    assertBlocked(assert, await login('127.0.0.3', 'owner', TEST_PASSWORD))
     // ... with it, the owner logs in, and the token is kept.
     const owner = await login('127.0.0.3', 'owner', TEST_PASSWORD, { deviceToken })
     assert.equal(owner.status, 200, JSON.stringify(owner.body))
@@ -159,7 +168,7 @@ test.group('Login defences', (group) => {
     const user = await createAdmin('locked')
     const block = async () => {
       for (let i = 0; i < PER_ACCOUNT; i++) await login('127.0.0.2', 'locked', WRONG)
-      assert.equal((await login('127.0.0.2', 'locked', TEST_PASSWORD)).status, 429)
+      assertBlocked(assert, await login('127.0.0.2', 'locked', TEST_PASSWORD))
     }
     const { user: helpdesk } = await userWithPermissions([
       PERMISSIONS.user.unlock,
@@ -184,7 +193,7 @@ test.group('Login defences', (group) => {
       }
     )
     assert.equal(refused.status, 403)
-    assert.equal((await login('127.0.0.2', 'locked', TEST_PASSWORD)).status, 429)
+    assertBlocked(assert, await login('127.0.0.2', 'locked', TEST_PASSWORD))
     const unlocked = await send(
       '127.0.0.1',
       'POST',
@@ -260,22 +269,23 @@ test.group('Login defences', (group) => {
       assert.equal(reply.status, 422)
       assert.equal(reply.headers['ratelimit-remaining'], String(PER_ACCOUNT - 1 - i))
     }
-    const blocked = await guess(WRONG)
-    assert.equal(blocked.status, 429)
-    assert.isAbove(Number(blocked.headers['retry-after']), 0)
+    assertBlocked(assert, await guess(WRONG))
   }).timeout(60_000)
 })
 
 test.group('Trusted proxies', (group) => {
   withRealCommits(group)
 
-  const fetchCaptchas = async (url: string, forwardedFor: string[]) => {
+  const fetchCaptchas = async (assert: Assert, url: string, forwardedFor: string[]) => {
     const statuses: number[] = []
     for (const address of forwardedFor) {
       const response = await fetch(`${url}/api/auth/captcha`, {
         headers: { 'x-forwarded-for': address },
       })
       statuses.push(response.status)
+      if (response.status === 429) {
+        assertRateLimitHeaders(assert, Object.fromEntries(response.headers), 3)
+      }
     }
     return statuses
   }
@@ -286,7 +296,7 @@ test.group('Trusted proxies', (group) => {
     const limited = { LIMIT_CAPTCHA_PER_MINUTE: '3' }
     const direct = await startAppProcess(limited)
     try {
-      const statuses = await fetchCaptchas(direct.url, [
+      const statuses = await fetchCaptchas(assert, direct.url, [
         '10.0.0.1',
         '10.0.0.2',
         '10.0.0.3',
@@ -298,14 +308,14 @@ test.group('Trusted proxies', (group) => {
     }
     const proxied = await startAppProcess({ ...limited, TRUSTED_PROXIES: '127.0.0.1/8' })
     try {
-      const spread = await fetchCaptchas(proxied.url, [
+      const spread = await fetchCaptchas(assert, proxied.url, [
         '10.0.1.1',
         '10.0.1.2',
         '10.0.1.3',
         '10.0.1.4',
       ])
       assert.deepEqual(spread, [200, 200, 200, 200], 'one key per forwarded client')
-      const same = await fetchCaptchas(proxied.url, [
+      const same = await fetchCaptchas(assert, proxied.url, [
         '10.0.2.1',
         '10.0.2.1',
         '10.0.2.1',

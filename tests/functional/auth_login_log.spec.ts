@@ -142,6 +142,7 @@ test.group('Login log: the admin page', (group) => {
       'ip',
       'userAgent',
       'outcome',
+      'count',
     ])
 
     const byAccount = await client

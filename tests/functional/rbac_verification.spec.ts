@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { rightVerify } from '#tests/helpers/captcha'
+import { newCaptcha, rightVerify } from '#tests/helpers/captcha'
 import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import Menu from '#models/menu'
@@ -58,7 +58,7 @@ test.group('RBAC: the verification procedure for a new role', (group) => {
     )
 
     // 3. Log in as it, through the real captcha flow.
-    const captcha = await client.get('/api/auth/captcha')
+    const captcha = await newCaptcha(client)
     captcha.assertStatus(200)
     const challenge = captcha.body().data
     const verify = await client

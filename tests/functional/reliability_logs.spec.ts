@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { rightVerify } from '#tests/helpers/captcha'
+import { captchaAt, rightVerify } from '#tests/helpers/captcha'
 import db from '@adonisjs/lucid/services/db'
 import { withRealCommits } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, TEST_PASSWORD, createAdmin } from '#tests/helpers/auth'
@@ -26,7 +26,7 @@ test.group('Reliability: logs', (group) => {
         body: JSON.stringify(body),
       })
     const credential = async () => {
-      const challenge = (await readJson(await fetch(`${instance.url}/api/auth/captcha`))).data
+      const challenge = await captchaAt(instance.url)
       const row = await db.from('captcha_challenges').where('id', challenge.captchaId).firstOrFail()
       answers.push(Number(row.answer_x))
       const verify = await post(

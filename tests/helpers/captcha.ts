@@ -1,27 +1,47 @@
-import { solveChallenge } from 'altcha-lib/v1'
+import { solveChallenge } from 'altcha-lib'
+import type { Challenge } from 'altcha-lib/types'
+import { deriveKey } from 'altcha-lib/algorithms/scrypt'
+import type { ApiClient } from '@japa/api-client'
 import type { TrackPoint } from '#captcha/track'
 
 /**
  * The reference client side of the captcha, for tests and the benchmark: the proof of work solved
- * with altcha-lib's own solver (the browser uses the same library), and a human-like drag.
+ * with altcha-lib's own solver over node:crypto's native scrypt (the browser runs the same
+ * solver over a WASM scrypt), and a human-like drag.
  */
-export async function solvePow(pow: {
-  algorithm: string
-  challenge: string
-  maxnumber: number
-  salt: string
-  signature: string
-}) {
-  const solution = await solveChallenge(pow.challenge, pow.salt, pow.algorithm, pow.maxnumber)
-    .promise
+export async function solvePow(pow: Challenge) {
+  const solution = await solveChallenge({ challenge: pow, deriveKey })
   if (!solution) throw new Error('proof of work not solved')
-  return {
-    algorithm: pow.algorithm,
-    challenge: pow.challenge,
-    number: solution.number,
-    salt: pow.salt,
-    signature: pow.signature,
-  }
+  return { challenge: pow, solution }
+}
+
+type CaptchaOptions = { account?: string; headers?: Record<string, string> }
+const challengePath = (options: CaptchaOptions) =>
+  `/api/auth/captcha${options.account ? `?account=${encodeURIComponent(options.account)}` : ''}`
+
+/** The login page's first two steps through the test client: POST /api/auth/captcha's response. */
+export async function newCaptcha(client: ApiClient, options: CaptchaOptions = {}) {
+  const challenge = await client.get(challengePath(options)).headers(options.headers ?? {})
+  challenge.assertStatus(200)
+  return client
+    .post('/api/auth/captcha')
+    .headers(options.headers ?? {})
+    .json({ pow: await solvePow(challenge.body().data.pow) })
+}
+
+/** The same over fetch, for app processes: the slider's `data`. */
+export async function captchaAt(baseUrl: string, options: CaptchaOptions = {}) {
+  const headers = { 'content-type': 'application/json', ...options.headers }
+  const challenge = await fetch(`${baseUrl}${challengePath(options)}`, { headers })
+  if (challenge.status !== 200) throw new Error(`GET captcha: ${challenge.status}`)
+  const { pow } = ((await challenge.json()) as any).data
+  const slider = await fetch(`${baseUrl}/api/auth/captcha`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ pow: await solvePow(pow) }),
+  })
+  if (slider.status !== 200) throw new Error(`POST captcha: ${slider.status}`)
+  return ((await slider.json()) as any).data
 }
 
 /**
@@ -44,7 +64,7 @@ export function humanTrack(x: number, seed = 1): TrackPoint[] {
   return points
 }
 
-/** The body of a right verify for a captcha response's `data`, answer `x` known. */
-export async function rightVerify(data: { captchaId: string; pow: any }, x: number) {
-  return { captchaId: data.captchaId, x, track: humanTrack(x), pow: await solvePow(data.pow) }
+/** The body of a right verify for a slider's `data`, answer `x` known. */
+export async function rightVerify(data: { captchaId: string }, x: number) {
+  return { captchaId: data.captchaId, x, track: humanTrack(x) }
 }

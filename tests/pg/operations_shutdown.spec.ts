@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import env from '#start/env'
 import type pg from 'pg'
-import { rightVerify } from '#tests/helpers/captcha'
+import { captchaAt, rightVerify } from '#tests/helpers/captcha'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { freshPgDatabase } from '#tests/helpers/pg_database'
 import { startAppProcess, type AppProcess, readJson } from '#tests/helpers/app_process'
@@ -34,7 +34,7 @@ test.group('Operations: graceful shutdown', (group) => {
     return { status: response.status, body: await readJson(response) }
   }
   const credential = async (instance: AppProcess) => {
-    const challenge = (await json(`${instance.url}/api/auth/captcha`)).body.data
+    const challenge = await captchaAt(instance.url)
     const { rows } = await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [
       challenge.captchaId,
     ])

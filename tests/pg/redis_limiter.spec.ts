@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import type pg from 'pg'
-import { rightVerify } from '#tests/helpers/captcha'
+import { captchaAt, rightVerify } from '#tests/helpers/captcha'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { startTcpProxy } from '#tests/helpers/tcp_proxy'
 import { freshPgDatabase } from '#tests/helpers/pg_database'
@@ -58,7 +58,7 @@ test.group('Redis limiter store: shared counters, fail closed', (group) => {
     return { status: response.status, body: await readJson(response) }
   }
   const credential = async (instance: AppProcess) => {
-    const challenge = (await json(`${instance.url}/api/auth/captcha`)).body.data
+    const challenge = await captchaAt(instance.url)
     const { rows } = await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [
       challenge.captchaId,
     ])

@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { rightVerify } from '#tests/helpers/captcha'
+import { captchaAt, rightVerify } from '#tests/helpers/captcha'
 import env from '#start/env'
 import type pg from 'pg'
 import { signAdminToken } from '#auth/jwt'
@@ -59,7 +59,7 @@ test.group('Reliability: the database goes away and comes back', (group) => {
       return { status: response.status, body: await readJson(response) }
     }
     const credential = async () => {
-      const challenge = (await call('/api/auth/captcha')).body.data
+      const challenge = await captchaAt(instance.url)
       const answer = await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [
         challenge.captchaId,
       ])

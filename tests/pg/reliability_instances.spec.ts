@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { rightVerify } from '#tests/helpers/captcha'
+import { captchaAt, rightVerify } from '#tests/helpers/captcha'
 import { spawnSync } from 'node:child_process'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
@@ -48,7 +48,7 @@ test.group('Reliability: two instances, one database', (group) => {
     assert,
   }) => {
     assert.notEqual(a.port, b.port)
-    const challenge = (await json(`${a.url}/api/auth/captcha`)).body.data
+    const challenge = await captchaAt(a.url)
     const verify = await json(`${b.url}/api/auth/captcha/verify`, {
       method: 'POST',
       body: JSON.stringify(
@@ -92,7 +92,7 @@ test.group('Reliability: two instances, one database', (group) => {
     })
     assert.oneOf(created.status, [200, 201])
     const secondId = created.body.data.id
-    const challenge2 = (await json(`${b.url}/api/auth/captcha`)).body.data
+    const challenge2 = await captchaAt(b.url)
     const verify2 = await json(`${a.url}/api/auth/captcha/verify`, {
       method: 'POST',
       body: JSON.stringify(
@@ -128,7 +128,7 @@ test.group('Reliability: two instances, one database', (group) => {
     await db.query('DELETE FROM rate_limits')
     if (LIMITER_STORE === 'redis') await flushLimiterRedis()
     const failOn = async (instance: AppProcess, password = 'Wrong-Guess-9') => {
-      const challenge = (await json(`${instance.url}/api/auth/captcha`)).body.data
+      const challenge = await captchaAt(instance.url)
       const verify = await json(`${instance.url}/api/auth/captcha/verify`, {
         method: 'POST',
         body: JSON.stringify(

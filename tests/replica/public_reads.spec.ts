@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import pg from 'pg'
 import env from '#start/env'
-import { rightVerify } from '#tests/helpers/captcha'
+import { captchaAt, rightVerify } from '#tests/helpers/captcha'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { freshPgDatabase, pgConnection } from '#tests/helpers/pg_database'
 import { startAppProcess, type AppProcess, readJson } from '#tests/helpers/app_process'
@@ -102,7 +102,7 @@ test.group('Read replica: public reads only', (group) => {
     assert,
   }) => {
     // An administrator's token, through the real login (everything here reads the primary).
-    const challenge = (await json('/api/auth/captcha')).body.data
+    const challenge = await captchaAt(instance.url)
     const answer = await primary.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [
       challenge.captchaId,
     ])

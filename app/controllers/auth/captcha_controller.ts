@@ -1,11 +1,23 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import adminAuthConfig from '#config/admin_auth'
 import { generateCaptchaImages } from '#captcha/generator'
-import { consumeChallenge, issueCredential, saveChallenge } from '#captcha/challenge_store'
+import {
+  armChallenge,
+  claimChallenge,
+  consumeChallenge,
+  isChallengeKnown,
+  issueCredential,
+} from '#captcha/challenge_store'
 import { isHumanLikeTrack } from '#captcha/track'
-import { isPowSolvedFor, powChallengeFor } from '#captcha/proof_of_work'
-import { consumeCaptchaAllowance } from '#auth/login_limiter'
-import { captchaVerifyValidator } from '#validators/auth'
+import { powChallengeFor, solvedPow } from '#captcha/proof_of_work'
+import { challengeLevel } from '#captcha/difficulty'
+import { findDevice } from '#auth/device_tokens'
+import { consumeCaptchaAllowance, countFailure, ipKey } from '#auth/login_limiter'
+import {
+  captchaChallengeValidator,
+  captchaCreateValidator,
+  captchaVerifyValidator,
+} from '#validators/auth'
 import { captchaFailed } from '#exceptions/api_exception'
 import { contract } from '#openapi/contract'
 import { named, s } from '#openapi/schema'
@@ -14,11 +26,48 @@ const { captcha } = adminAuthConfig
 
 export default class CaptchaController {
   static contract = contract({
+    challenge: {
+      summary: 'A proof-of-work challenge (altcha-lib v2, scrypt) that pays for one slider',
+      description:
+        'Nothing is stored and nothing drawn. `level` (0-3) is the difficulty: each level x4, raised ' +
+        "by the address's challenge rate and failures and by the account's failed logins; a valid " +
+        'device token of `account` (header `X-Device-Token`) gets level 0. Rate limited per address.',
+      query: captchaChallengeValidator,
+      data: named(
+        'CaptchaPowChallenge',
+        s.object({
+          pow: s.object({
+            parameters: s.object({
+              algorithm: s.literal('SCRYPT'),
+              nonce: s.string(),
+              salt: s.string(),
+              cost: s.integer({ description: 'scrypt N' }),
+              keyLength: s.integer(),
+              keyPrefix: s.string(),
+              memoryCost: s.integer({ description: 'scrypt r' }),
+              parallelism: s.integer({ description: 'scrypt p' }),
+              expiresAt: s.integer({ description: 'unix seconds' }),
+              data: s.object({
+                address: s.string(),
+                level: s.integer(),
+                account: s.nullable(s.string()),
+              }),
+            }),
+            signature: s.string(),
+          }),
+          level: s.integer(),
+          expiresIn: s.integer({ description: 'seconds' }),
+        })
+      ),
+      errors: [429],
+    },
     show: {
-      summary: 'A new slider challenge and its proof-of-work challenge',
+      summary: 'The slider, drawn for a solved proof of work',
       description:
         'The answer stays on the server. Drag `pieceImage` along row `pieceY` of ' +
-        '`backgroundImage`; solve `pow` (ALTCHA, SHA-256) meanwhile. Rate limited per address.',
+        '`backgroundImage`. One slider per solution; a wrong, foreign or reused solution is a 400 ' +
+        'and counts as a failure of the address.',
+      body: captchaCreateValidator,
       data: named(
         'CaptchaChallenge',
         s.object({
@@ -30,19 +79,12 @@ export default class CaptchaController {
           height: s.integer(),
           pieceSize: s.integer(),
           expiresIn: s.integer({ description: 'seconds' }),
-          pow: s.object({
-            algorithm: s.string(),
-            challenge: s.string(),
-            maxnumber: s.integer(),
-            salt: s.string(),
-            signature: s.string(),
-          }),
         })
       ),
-      errors: [429],
+      errors: [400, 429],
     },
     verify: {
-      summary: 'One attempt at a challenge; a right drag earns the one-time login credential',
+      summary: 'One attempt at a slider; a right drag earns the one-time login credential',
       body: captchaVerifyValidator,
       data: named(
         'CaptchaCredential',
@@ -52,17 +94,44 @@ export default class CaptchaController {
     },
   })
 
-  /**
-   * A new slider challenge. The answer x is stored server-side only; the response carries the
-   * images, the row of the piece and the sizes.
-   */
-  async show({ request, response, serialize }: HttpContext) {
-    await consumeCaptchaAllowance(request.ip(), response)
-    const images = await generateCaptchaImages()
-    const captchaId = await saveChallenge(images.answerX, captcha.challengeTtl, request.ip())
+  /** GET /api/auth/captcha: a signed challenge; its cost is an HMAC and the level's lookups. */
+  async challenge({ request, response, serialize }: HttpContext) {
+    const ip = request.ip()
+    await consumeCaptchaAllowance(ip, response)
+    const { account } = await request.validateUsing(captchaChallengeValidator, {
+      data: request.qs(),
+    })
+    const deviceToken = request.header('x-device-token')
+    const trusted = Boolean(account && deviceToken && (await findDevice(deviceToken, account)))
+    const level = await challengeLevel(ip, account ?? null, trusted)
     response.header('Cache-Control', 'no-store')
     return serialize({
-      captchaId,
+      pow: await powChallengeFor(ip, level, account?.toLowerCase() ?? null),
+      level,
+      expiresIn: captcha.challengeTtl,
+    })
+  }
+
+  /**
+   * POST /api/auth/captcha: the slider for a solved proof of work. A replayed solution is refused
+   * before its key derivation; a wrong one after it, and both count against the address.
+   */
+  async show({ request, response, serialize }: HttpContext) {
+    const ip = request.ip()
+    await consumeCaptchaAllowance(ip, response)
+    const { pow } = await request.validateUsing(captchaCreateValidator)
+    const solved = (await isChallengeKnown(pow.challenge.parameters.nonce))
+      ? null
+      : await solvedPow(pow as any, ip)
+    if (!solved || !(await claimChallenge(solved.id, captcha.challengeTtl, ip, solved))) {
+      await countFailure(ipKey(ip))
+      throw captchaFailed()
+    }
+    const images = await generateCaptchaImages()
+    await armChallenge(solved.id, images.answerX)
+    response.header('Cache-Control', 'no-store')
+    return serialize({
+      captchaId: solved.id,
       backgroundImage: `data:${images.mime};base64,${images.background.toString('base64')}`,
       pieceImage: `data:${images.mime};base64,${images.piece.toString('base64')}`,
       pieceY: images.pieceY,
@@ -70,32 +139,39 @@ export default class CaptchaController {
       height: images.height,
       pieceSize: images.pieceSize,
       expiresIn: captcha.challengeTtl,
-      pow: await powChallengeFor(captchaId),
     })
   }
 
   /**
-   * One attempt per challenge: it is consumed before the comparison, right or wrong. A right drag
-   * earns the one-time login credential.
+   * One attempt per slider: it is spent before the comparison, right or wrong. A right drag earns
+   * the one-time login credential, carrying the level and account its proof of work paid for.
    */
   async verify({ request, response, serialize }: HttpContext) {
     await consumeCaptchaAllowance(request.ip(), response)
-    const { captchaId, x, track, pow } = await request.validateUsing(captchaVerifyValidator)
-    // Consumed first: one attempt per challenge, whatever fails next.
+    const { captchaId, x, track, input } = await request.validateUsing(captchaVerifyValidator)
+    // Spent first: one attempt per slider, whatever fails next.
     const challenge = await consumeChallenge(captchaId)
     if (challenge === null || Math.abs(challenge.answerX - x) > captcha.tolerance) {
       throw captchaFailed()
     }
-    if (!pow || !(await isPowSolvedFor(pow, captchaId))) throw captchaFailed()
     if (
       track
-        ? !isHumanLikeTrack(track as [number, number, number][], x, captcha.tolerance)
+        ? !isHumanLikeTrack(
+            track as [number, number, number][],
+            x,
+            captcha.tolerance,
+            input ?? 'pointer'
+          )
         : captcha.requireTrack
     ) {
       throw captchaFailed()
     }
     // Bound to the address that fetched the challenge.
-    const captchaToken = await issueCredential(captcha.tokenTtl, challenge.clientIp ?? request.ip())
+    const captchaToken = await issueCredential(
+      captcha.tokenTtl,
+      challenge.clientIp ?? request.ip(),
+      challenge
+    )
     response.header('Cache-Control', 'no-store')
     return serialize({ captchaToken, expiresIn: captcha.tokenTtl })
   }

@@ -43,7 +43,8 @@ export default class ArticlesController {
 
   async index({ request, response }: HttpContext) {
     const filters = await listArticlesValidator.validate(request.qs())
-    const page = await articles.list(filters)
+    // The client address: a keyword search holds at most its share of the search gate.
+    const page = await articles.list(filters, request.ip())
 
     const meta = pageMeta(page.total, page.pageNum, page.pageSize)
     // No page past pageNum * pageSize <= MAX_PAGE_WINDOW can be requested: lastPage never points there.

@@ -3,6 +3,7 @@ import type { ArticleCategory } from '#models/article'
 import { PUBLIC_CONNECTION } from '#config/database'
 import { preparedQuery } from '#services/prepared_query'
 import searchGate from '#services/public/search_gate'
+import { AnswerCache } from '#services/public/answer_cache'
 import { MAX_PAGE_WINDOW, PAGE_SIZE_DEFAULT, type ArticleSort } from '#validators/public/article'
 
 /** What the public may see of an article: no id, status, internal note or author account. */
@@ -72,12 +73,64 @@ const VISIBLE = `a.status = 'published' AND a.published_at <= ?`
  * the exception handler (5xx), never an empty page.
  */
 export class ArticleQueryService {
-  /** A page of the list; keyword searches wait their turn at the search gate. */
-  list(filters: ArticleListFilters): Promise<ArticlePage> {
-    return filters.keyword ? searchGate.run(() => this.read(filters)) : this.read(filters)
+  /**
+   * A page of the list. Keyword searches are answered from the search cache when the articles
+   * version has not moved, and otherwise wait their turn at the search gate, where `ip` (the
+   * client address) holds at most its share of the places.
+   */
+  async list(filters: ArticleListFilters, ip?: string): Promise<ArticlePage> {
+    if (!filters.keyword) {
+      const { page } = await this.read(filters)
+      return page
+    }
+    return this.search(filters, ip)
   }
 
-  protected async read(filters: ArticleListFilters): Promise<ArticlePage> {
+  /**
+   * A keyword search, through the search cache (per filters and articles version, see `searches`).
+   *
+   * A key seen before costs one primary-key read of articles_version instead of the search, and
+   * never enters the gate: bystanders repeating a popular search are answered while a flood of
+   * other searches fills the gate. That read is what keeps the cache from ever being stale: the
+   * version is bumped by triggers on every article write (raw SQL and other instances included),
+   * so an answer is served only if it was read at the version the database holds now. A key never
+   * seen goes straight to the gate, as one statement; its page statement returns the version the
+   * page was read at, which is what the answer is cached under.
+   */
+  protected async search(filters: ArticleListFilters, ip?: string): Promise<ArticlePage> {
+    const key = searchKey(filters)
+    const cached = searches.get(key)
+    if (cached && cached.version === (await this.version())) return cached.value
+
+    const answer = await searchGate.run(() => this.read(filters), ip)
+    if (answer.cacheable) {
+      const bytes = Buffer.byteLength(JSON.stringify(answer.page.rows)) + key.length + 200
+      searches.set(key, answer.page, answer.version, bytes, answer.validUntil)
+    }
+    return answer.page
+  }
+
+  /** The articles version now: bumped by triggers on every article write and nickname change. */
+  protected async version(): Promise<number> {
+    const [row] = await preparedQuery<{ version: string | number }>(
+      'SELECT version FROM articles_version WHERE id = 1',
+      [],
+      { client: this.client() }
+    )
+    return Number(row.version)
+  }
+
+  /**
+   * A page, with the articles version it was read at and when the next scheduled article falls
+   * due (until then the page stays right at that version). `cacheable`: the total, when counted,
+   * was counted at that same version.
+   */
+  protected async read(filters: ArticleListFilters): Promise<{
+    page: ArticlePage
+    version: number
+    validUntil: number
+    cacheable: boolean
+  }> {
     const pageNum = filters.pageNum ?? 1
     const pageSize = filters.pageSize ?? PAGE_SIZE_DEFAULT
     const direction = filters.sort === 'oldest' ? 'ASC' : 'DESC'
@@ -119,17 +172,18 @@ export class ArticleQueryService {
 
     // A short page that is not past the end holds the last matches: the total is exact without
     // counting. Otherwise the cached count for this version, or a count.
-    const total =
+    const counted =
       rows.length < pageSize && (rows.length > 0 || offset === 0)
-        ? offset + rows.length
+        ? { total: offset + rows.length, version }
         : await this.count(filters, where.sql, bindings, now, version, validUntil)
-    return {
+    const page = {
       rows: rows.map((row) => this.toPublic(row)),
-      total,
+      total: counted.total,
       pageNum,
       pageSize,
       lastModified: new Date(Math.max(this.toDate(meta.changed_at!).getTime(), lastDue)),
     }
+    return { page, version, validUntil, cacheable: counted.version === version }
   }
 
   async findBySlug(slug: string): Promise<PublicArticleDetail | null> {
@@ -152,6 +206,7 @@ export class ArticleQueryService {
    * write, raw SQL included), and only until the next scheduled article falls due: the visible set
    * changes then without any write. The count statement returns the version it counted at, which
    * is the key it is cached under, so a count is never served for another state of the table.
+   * Returns the total and the version it was counted at.
    */
   protected async count(
     filters: ArticleListFilters,
@@ -163,7 +218,7 @@ export class ArticleQueryService {
   ) {
     const key = `${filters.category ?? ''}\u0000${filters.keyword ?? ''}`
     const hit = counts.get(key)
-    if (hit && hit.version === version && now < hit.validUntil) return hit.total
+    if (hit && hit.version === version && now < hit.validUntil) return { total: hit.total, version }
 
     const order = where ? '' : 'ORDER BY a.published_at DESC, a.id DESC'
     const [row] = await preparedQuery<{ total: string | number; version: string | number }>(
@@ -181,7 +236,7 @@ export class ArticleQueryService {
       if (counts.size >= MAX_CACHED_COUNTS) counts.clear()
       counts.set(key, { version, total, validUntil })
     }
-    return total
+    return { total, version: Number(row.version) }
   }
 
   protected where(filters: ArticleListFilters) {
@@ -253,9 +308,33 @@ function containsPattern(keyword: string) {
 const counts = new Map<string, { version: number; total: number; validUntil: number }>()
 const MAX_CACHED_COUNTS = 1000
 
-/** Forgets cached counts (tests: a rolled-back transaction rewinds the version). */
+/**
+ * Answers of keyword searches by the filters the query uses, tagged with the articles version
+ * they were read at (see ArticleQueryService.search). Bounded in entries and bytes (keywords are
+ * caller-chosen), and short-lived: an entry lives SEARCH_CACHE_TTL_MS at most, and never past the
+ * moment the next scheduled article falls due.
+ */
+export const SEARCH_CACHE_TTL_MS = 10_000
+export const searches = new AnswerCache<ArticlePage>(500, 4 * 1024 * 1024, SEARCH_CACHE_TTL_MS)
+
+/** The search cache key: every validated filter the statement depends on, defaults filled in. */
+function searchKey(filters: ArticleListFilters) {
+  return [
+    filters.keyword ?? '',
+    filters.category ?? '',
+    filters.sort ?? 'newest',
+    filters.pageNum ?? 1,
+    filters.pageSize ?? PAGE_SIZE_DEFAULT,
+  ].join('\u0000')
+}
+
+/**
+ * Forgets cached counts and search answers (tests: a rolled-back transaction rewinds the
+ * version).
+ */
 export function forgetCounts() {
   counts.clear()
+  searches.clear()
 }
 
 export default new ArticleQueryService()

@@ -1,6 +1,7 @@
 import pLimit, { type LimitFunction } from 'p-limit'
 import env from '#start/env'
 import { unavailable } from '#exceptions/api_exception'
+import { addressKey } from '#services/address_key'
 
 /**
  * A bulkhead for keyword searches on this instance: at most `concurrency` run at once, at most
@@ -11,13 +12,20 @@ import { unavailable } from '#exceptions/api_exception'
  * Searches then take database CPU from the guard's one query on a small machine; capped here, a
  * flood of searches waits for its turn instead, and the rest of the API keeps its latency
  * (README, "Benchmark"). Unfiltered pages and the detail never pass this gate.
+ *
+ * Fair share: one client address (its addressKey: an IPv6 client by its /64) holds at most
+ * `perAddress` places, running and waiting together. Past that, that address alone gets the 503
+ * while the others still queue, so one fast client cannot take the whole queue from bystanders.
  */
 export class SearchGate {
   #limit: LimitFunction
+  /** Places held (running + waiting) per address key; a key leaves the map at zero. */
+  #held = new Map<string, number>()
 
   constructor(
     concurrency: number,
-    public queue: number
+    public queue: number,
+    public perAddress: number = defaultPerAddress(queue)
   ) {
     this.#limit = pLimit(concurrency)
   }
@@ -35,10 +43,39 @@ export class SearchGate {
     return { active: this.#limit.activeCount, waiting: this.#limit.pendingCount }
   }
 
-  run<T>(search: () => Promise<T>): Promise<T> {
+  /** Places one client address holds, running and waiting (by its addressKey). */
+  heldBy(ip: string) {
+    return this.#held.get(addressKey(ip)) ?? 0
+  }
+
+  /**
+   * Runs a search when a place is free. `ip` is the client address (request.ip()); without one
+   * (internal callers) only the shared bounds apply.
+   */
+  run<T>(search: () => Promise<T>, ip?: string): Promise<T> {
     if (this.#limit.pendingCount >= this.queue) throw unavailable(1)
-    return this.#limit(search)
+    if (ip === undefined) return this.#limit(search)
+
+    const key = addressKey(ip)
+    const held = this.#held.get(key) ?? 0
+    if (held >= this.perAddress) throw unavailable(1)
+    this.#held.set(key, held + 1)
+    return this.#limit(search).finally(() => {
+      const left = (this.#held.get(key) ?? 1) - 1
+      if (left > 0) this.#held.set(key, left)
+      else this.#held.delete(key)
+    })
   }
 }
 
-export default new SearchGate(env.get('SEARCH_CONCURRENCY', 2), env.get('SEARCH_QUEUE_MAX', 64))
+/** The default share of one address: an eighth of the queue, at least 2. */
+export function defaultPerAddress(queue: number) {
+  return Math.max(2, Math.ceil(queue / 8))
+}
+
+const queue = env.get('SEARCH_QUEUE_MAX', 64)
+export default new SearchGate(
+  env.get('SEARCH_CONCURRENCY', 2),
+  queue,
+  env.get('SEARCH_QUEUE_PER_ADDRESS', defaultPerAddress(queue))
+)

@@ -18,6 +18,10 @@ export const auditLogSchema = named(
     requestId: s.nullable(s.string()),
     ip: s.nullable(s.string()),
     changes: s.nullable(s.record()),
+    count: s.integer({
+      minimum: 1,
+      description: 'attempts this row stands for (refusals: one row per key per minute)',
+    }),
   })
 )
 
@@ -37,6 +41,7 @@ export default class AuditLogTransformer extends BaseTransformer<AuditLog> {
       'requestId',
       'ip',
       'changes',
+      'count',
     ])
   }
 }

@@ -14,6 +14,10 @@ export const loginLogSchema = named(
     ip: s.string(),
     userAgent: s.string(),
     outcome: s.enum(LOGIN_OUTCOMES),
+    count: s.integer({
+      minimum: 1,
+      description: 'attempts this row stands for (refusals: one row per key per minute)',
+    }),
   })
 )
 
@@ -28,6 +32,7 @@ export default class LoginLogTransformer extends BaseTransformer<LoginLog> {
       'ip',
       'userAgent',
       'outcome',
+      'count',
     ])
   }
 }

@@ -1,0 +1,35 @@
+import { accountKey, countChallenge, failureState, ipKey } from '#auth/login_limiter'
+
+/**
+ * The proof-of-work level a captcha costs (0 = base; each level x4, proof_of_work.ts):
+ * - the address (an IPv6 /64 counts as one): its 4th challenge within 30 minutes and later -> 1;
+ *   3 failures (login or captcha) in the limiter window -> 2; blocked -> 3;
+ * - the account it is asked for: "locked" (its failures from new devices used up) -> 2. A login
+ *   with a credential of that level is not refused by the lock, so an attacker cannot lock the
+ *   owner out, only make a new browser work x16 longer (docs/front-door.md has the numbers);
+ * - a valid device token of the account: 0, whatever the address or the account did.
+ * Login lets a credential of LOCKED_ACCOUNT_LEVEL past the account's lock (login_service.ts).
+ */
+export const LOCKED_ACCOUNT_LEVEL = 2
+const CHALLENGES_BEFORE_X4 = 3
+
+async function addressLevel(ip: string) {
+  const state = await failureState(ipKey(ip))
+  return state.blocked ? 3 : state.failures >= 3 ? 2 : 0
+}
+
+async function accountLevel(account: string) {
+  const state = await failureState(accountKey(account))
+  return state.blocked ? LOCKED_ACCOUNT_LEVEL : 0
+}
+
+/** The level of a new challenge for this caller; counts the challenge against its address. */
+export async function challengeLevel(ip: string, account: string | null, trustedDevice: boolean) {
+  if (trustedDevice) return 0
+  const issued = await countChallenge(ip)
+  const levels = await Promise.all([
+    addressLevel(ip),
+    account ? accountLevel(account) : Promise.resolve(0),
+  ])
+  return Math.max(issued > CHALLENGES_BEFORE_X4 ? 1 : 0, ...levels)
+}

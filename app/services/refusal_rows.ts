@@ -1,0 +1,83 @@
+/**
+ * Refused attempts are written aggregated (README, "Accountability"): the first refusal of a key
+ * in a minute inserts a row, the later ones of that minute add one to its `count` (an UPDATE of
+ * the row remembered here). A flood of refusals so costs one row per key per minute instead of
+ * one per request. Successful logins and audited writes never come through here.
+ *
+ * The memory is per process and bounded (MAX_KEYS). Several instances each write their own row
+ * for a key in the same minute, and a forgotten key (a full map, a restart) simply starts a new
+ * row: the rows stay few, and the counts of all rows of a key still sum to its attempts.
+ */
+const MAX_KEYS = 10_000
+
+export const currentMinute = () => Math.floor(Date.now() / 60_000)
+
+type Entry<Row> = { minute: number; row: Promise<Row> }
+
+export class RefusalRows<Row> {
+  #entries = new Map<string, Entry<Row>>()
+
+  /** Whether this minute already has a row (or one being inserted) for the key. */
+  has(key: string) {
+    return this.#entries.get(key)?.minute === currentMinute()
+  }
+
+  /**
+   * Counts one refusal of `key`: `increment` the row of this minute (it answers false when the
+   * row is gone: pruned, or never committed), else `insert` a new one and remember it.
+   */
+  async record(
+    key: string,
+    insert: () => Promise<Row>,
+    increment: (row: Row) => Promise<boolean>
+  ): Promise<void> {
+    const minute = currentMinute()
+    const known = this.#entries.get(key)
+    if (known?.minute === minute) {
+      const row = await known.row.catch(() => null)
+      if (row !== null && (await increment(row))) return
+    }
+    this.#makeRoom(minute)
+    const entry = { minute, row: insert() }
+    this.#entries.set(key, entry)
+    try {
+      await entry.row
+    } catch (error) {
+      if (this.#entries.get(key) === entry) this.#entries.delete(key)
+      throw error
+    }
+  }
+
+  forget() {
+    this.#entries.clear()
+  }
+
+  #makeRoom(minute: number) {
+    if (this.#entries.size < MAX_KEYS) return
+    for (const [key, entry] of this.#entries) if (entry.minute !== minute) this.#entries.delete(key)
+    if (this.#entries.size >= MAX_KEYS) this.#entries.clear()
+  }
+}
+
+/** How many rows each group (an account) started this minute, for a per-group cap; bounded. */
+export class RowsPerMinute {
+  #counts = new Map<string, { minute: number; rows: number }>()
+
+  /** Takes one row of `group`'s allowance for this minute; false once `max` rows were taken. */
+  take(group: string, max: number): boolean {
+    const minute = currentMinute()
+    const known = this.#counts.get(group)
+    if (known?.minute === minute) {
+      if (known.rows >= max) return false
+      known.rows++
+      return true
+    }
+    if (this.#counts.size >= MAX_KEYS) this.#counts.clear()
+    this.#counts.set(group, { minute, rows: 1 })
+    return true
+  }
+
+  forget() {
+    this.#counts.clear()
+  }
+}

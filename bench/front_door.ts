@@ -1,0 +1,413 @@
+/*
+| The front door's economics, both sides of each anonymous step (docs/front-door.md):
+|
+|   node --import @poppinss/ts-exec bench/front_door.ts        (npm run bench:front-door)
+|
+| 1. The fastest client: a native solver (node:crypto's scryptSync in a tight loop, no event loop
+|    hop) over challenges with the served parameters: CPU ms per credential, levels 0 and 1.
+| 2. The server, a real process on SQLite: CPU ms per request of each step (from /proc), against
+|    what the fastest client spent to send it: challenge, slider (valid and garbage proofs of work),
+|    slider verify, wrong-password login.
+| 3. A flood: 100 loopback source addresses attack one account with credentials minted cheaply
+|    (the server runs a trivial proof of work here: an attacker with unlimited CPU), while the
+|    owner logs in with a device token and a bystander searches; their p50/p99.
+*/
+import { request as httpRequest, Agent } from 'node:http'
+import { scryptSync } from 'node:crypto'
+import { execFileSync, spawn } from 'node:child_process'
+import { readFileSync, rmSync } from 'node:fs'
+import { createChallenge } from 'altcha-lib'
+import type { Challenge } from 'altcha-lib/types'
+import { deriveKey } from 'altcha-lib/algorithms/scrypt'
+import { DatabaseSync } from 'node:sqlite'
+import { humanTrack } from '../tests/helpers/captcha.js'
+
+const ROOT = new URL('..', import.meta.url).pathname
+const DB_FILE = 'tmp/bench-front-door.sqlite3'
+const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 20)
+const ADMIN_PASSWORD = 'Bench-Front-Door-Passw0rd!'
+const TICK_MS = 1000 / 100 // /proc stat clock ticks (USER_HZ)
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]
+const round = (value: number) => Math.round(value * 100) / 100
+const cpuMs = () => {
+  const used = process.cpuUsage()
+  return (used.user + used.system) / 1000
+}
+
+/** The fastest solver we have: every candidate key derived natively, synchronously. */
+function nativeSolve(challenge: Challenge) {
+  const { nonce, salt, cost, memoryCost, parallelism, keyLength, keyPrefix } = challenge.parameters
+  const password = Buffer.alloc(nonce.length / 2 + 4)
+  Buffer.from(nonce, 'hex').copy(password)
+  const saltBuffer = Buffer.from(salt, 'hex')
+  const options = { N: cost, r: memoryCost!, p: parallelism ?? 1, maxmem: 256 * cost * memoryCost! }
+  for (let counter = 0; ; counter++) {
+    password.writeUInt32BE(counter, nonce.length / 2)
+    const key = scryptSync(password, saltBuffer, keyLength, options).toString('hex')
+    if (key.startsWith(keyPrefix)) return { counter, derivedKey: key }
+  }
+}
+
+// ------------------------------------------------------------------ 1. the fastest client
+async function nativeCost(cost: number, keyPrefix: string, runs: number) {
+  const times: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const challenge = await createChallenge({
+      algorithm: 'SCRYPT',
+      cost,
+      memoryCost: 8,
+      parallelism: 1,
+      keyPrefix,
+      deriveKey,
+      hmacSignatureSecret: 'bench',
+    })
+    const start = cpuMs()
+    nativeSolve(challenge)
+    times.push(cpuMs() - start)
+  }
+  const mean = times.reduce((a, b) => a + b, 0) / times.length
+  return { mean: Math.round(mean), median: Math.round(median(times)), runs }
+}
+
+// ------------------------------------------------------------------ the server process
+type Server = { url: string; port: number; pid: number; stop: () => void }
+const agent = new Agent({ keepAlive: true, maxSockets: 256 })
+
+function send(
+  server: Server,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  from = '127.0.0.1'
+): Promise<{ status: number; body: any; ms: number }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body)
+  const start = performance.now()
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method,
+        path,
+        localAddress: from,
+        agent: from === '127.0.0.1' ? agent : undefined,
+        headers: { 'content-type': 'application/json', ...headers },
+      },
+      (res) => {
+        let text = ''
+        res.on('data', (chunk) => (text += chunk))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            body: text ? JSON.parse(text) : null,
+            ms: performance.now() - start,
+          })
+        )
+      }
+    )
+    req.on('error', reject)
+    req.end(payload)
+  })
+}
+
+const serverCpuMs = (server: Server) => {
+  const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS
+}
+
+async function startServer(env: Record<string, string>): Promise<Server> {
+  rmSync(`${ROOT}${DB_FILE}`, { force: true })
+  const base = {
+    ...process.env,
+    NODE_ENV: 'test',
+    SQLITE_FILE: DB_FILE,
+    DB_CONNECTION: 'sqlite',
+    LIMITER_STORE: 'database',
+    ADMIN_ACCOUNT: 'admin',
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+    ...env,
+  }
+  execFileSync(process.execPath, ['ace', 'migration:run', '--force'], { cwd: ROOT, env: base })
+  execFileSync(process.execPath, ['ace', 'db:seed'], { cwd: ROOT, env: base })
+  const port = 3500 + Math.floor(Math.random() * 400)
+  const child = spawn(process.execPath, ['--import', '@poppinss/ts-exec', 'bin/server.ts'], {
+    cwd: ROOT,
+    env: { ...base, HOST: '127.0.0.1', PORT: String(port) },
+    stdio: 'ignore',
+  })
+  const server = {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    pid: child.pid!,
+    stop: () => child.kill(),
+  }
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await send(server, 'GET', '/api/health/live')).status === 200) return server
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error('server did not start')
+}
+
+const db = () => new DatabaseSync(`${ROOT}${DB_FILE}`, { readOnly: true })
+const answerOf = (captchaId: string) => {
+  const connection = db()
+  try {
+    return Number(
+      (
+        connection
+          .prepare('SELECT answer_x FROM captcha_challenges WHERE id = ?')
+          .get(captchaId) as any
+      ).answer_x
+    )
+  } finally {
+    connection.close()
+  }
+}
+
+/** The whole client flow; `solve` decides what the proof of work costs the caller. */
+async function credential(
+  server: Server,
+  from: string,
+  options: { account?: string; device?: string } = {}
+) {
+  const query = options.account ? `?account=${options.account}` : ''
+  const headers: Record<string, string> = options.device ? { 'x-device-token': options.device } : {}
+  const challenge = await send(server, 'GET', `/api/auth/captcha${query}`, undefined, headers, from)
+  if (challenge.status !== 200) return { status: challenge.status }
+  const pow = challenge.body.data.pow
+  const slider = await send(
+    server,
+    'POST',
+    '/api/auth/captcha',
+    { pow: { challenge: pow, solution: nativeSolve(pow) } },
+    {},
+    from
+  )
+  if (slider.status !== 200) return { status: slider.status }
+  const { captchaId } = slider.body.data
+  const x = answerOf(captchaId)
+  const verify = await send(
+    server,
+    'POST',
+    '/api/auth/captcha/verify',
+    { captchaId, x, track: humanTrack(x) },
+    {},
+    from
+  )
+  if (verify.status !== 200) return { status: verify.status }
+  return { status: 200, captchaToken: verify.body.data.captchaToken as string }
+}
+
+/** Server CPU per request over `runs` calls of `step`, and the client's CPU for the same calls. */
+async function perRequest(server: Server, runs: number, step: (i: number) => Promise<unknown>) {
+  const serverStart = serverCpuMs(server)
+  const clientStart = cpuMs()
+  for (let i = 0; i < runs; i++) await step(i)
+  return {
+    serverCpuMs: round((serverCpuMs(server) - serverStart) / runs),
+    clientCpuMs: round((cpuMs() - clientStart) / runs),
+  }
+}
+
+const results: Record<string, unknown> = {}
+
+console.log('1. native solver (scryptSync), default parameters N=1024 r=8')
+results.nativeLevel0 = await nativeCost(1024, '00', 12)
+results.nativeLevel1 = await nativeCost(4096, '00', 4)
+console.log(results)
+
+console.log('2. server CPU per anonymous step (SQLite, default proof of work)')
+{
+  const server = await startServer({
+    CAPTCHA_POW_COST: '1024',
+    CAPTCHA_POW_BLOCK_SIZE: '8',
+    LIMIT_CAPTCHA_PER_MINUTE: '100000',
+    LIMIT_LOGIN_FAILURES_PER_IP: '100000',
+    LIMIT_LOGIN_FAILURES_PER_ACCOUNT: '100000',
+  })
+  try {
+    // Warm-up: JIT, connections, the dummy digest.
+    for (let i = 0; i < 3; i++) await credential(server, '127.0.0.1')
+    const steps: Record<string, unknown> = {}
+    steps['GET /api/auth/captcha (challenge)'] = await perRequest(server, 200, () =>
+      send(server, 'GET', '/api/auth/captcha')
+    )
+    const pows: any[] = []
+    for (let i = 0; i < 10; i++) {
+      const pow = (await send(server, 'GET', '/api/auth/captcha')).body.data.pow
+      pows.push({ challenge: pow, solution: nativeSolve(pow) })
+    }
+    const sliders: string[] = []
+    steps['POST /api/auth/captcha, solved (verify + draw)'] = await perRequest(
+      server,
+      pows.length,
+      async (i) => {
+        sliders.push(
+          (await send(server, 'POST', '/api/auth/captcha', { pow: pows[i] })).body.data.captchaId
+        )
+      }
+    )
+    const garbage = (await send(server, 'GET', '/api/auth/captcha')).body.data.pow
+    steps['POST /api/auth/captcha, garbage solution'] = await perRequest(server, 50, (i) =>
+      send(server, 'POST', '/api/auth/captcha', {
+        pow: { challenge: garbage, solution: { counter: i, derivedKey: '00'.repeat(32) } },
+      })
+    )
+    const tokens: string[] = []
+    steps['POST /api/auth/captcha/verify (slider)'] = await perRequest(
+      server,
+      sliders.length,
+      async (i) => {
+        const x = answerOf(sliders[i])
+        tokens.push(
+          (
+            await send(server, 'POST', '/api/auth/captcha/verify', {
+              captchaId: sliders[i],
+              x,
+              track: humanTrack(x),
+            })
+          ).body.data.captchaToken
+        )
+      }
+    )
+    steps['POST /api/auth/login, wrong password (argon2id)'] = await perRequest(
+      server,
+      tokens.length,
+      (i) =>
+        send(server, 'POST', '/api/auth/login', {
+          account: 'admin',
+          password: `Wrong-${i}`,
+          captchaToken: tokens[i],
+        })
+    )
+    steps['GET /api/health (reference)'] = await perRequest(server, 200, () =>
+      send(server, 'GET', '/api/health/live')
+    )
+    results.steps = steps
+    console.log(steps)
+  } finally {
+    server.stop()
+  }
+}
+
+console.log(`3. flood: 100 addresses on one account for ${FLOOD_SECONDS} s (trivial proof of work)`)
+{
+  const server = await startServer({
+    CAPTCHA_POW_COST: '16',
+    CAPTCHA_POW_BLOCK_SIZE: '1',
+    LIMIT_CAPTCHA_PER_MINUTE: '100000',
+  })
+  try {
+    const first = await credential(server, '127.0.0.1', { account: 'admin' })
+    const login = await send(server, 'POST', '/api/auth/login', {
+      account: 'admin',
+      password: ADMIN_PASSWORD,
+      captchaToken: first.captchaToken,
+    })
+    const deviceToken = login.body.data.deviceToken as string
+    const until = Date.now() + FLOOD_SECONDS * 1000
+    const attackerStatuses: Record<string, number> = {}
+    const attackers = Array.from({ length: 100 }, async (_, i) => {
+      const from = `127.0.3.${i + 1}`
+      while (Date.now() < until) {
+        const minted = await credential(server, from, { account: 'admin' })
+        const status = minted.captchaToken
+          ? (
+              await send(
+                server,
+                'POST',
+                '/api/auth/login',
+                {
+                  account: 'admin',
+                  password: `Guess-${Math.random()}`,
+                  captchaToken: minted.captchaToken,
+                },
+                {},
+                from
+              )
+            ).status
+          : minted.status
+        attackerStatuses[status] = (attackerStatuses[status] ?? 0) + 1
+        if (status === 429) await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    })
+    const owner: number[] = []
+    const ownerFlow: number[] = []
+    const ownerStatuses: Record<string, number> = {}
+    const ownerLoop = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2000))
+      while (Date.now() < until) {
+        const start = performance.now()
+        const minted = await credential(server, '127.0.0.200', {
+          account: 'admin',
+          device: deviceToken,
+        })
+        const reply = minted.captchaToken
+          ? await send(
+              server,
+              'POST',
+              '/api/auth/login',
+              {
+                account: 'admin',
+                password: ADMIN_PASSWORD,
+                captchaToken: minted.captchaToken,
+                deviceToken,
+              },
+              {},
+              '127.0.0.200'
+            )
+          : { status: minted.status, ms: 0 }
+        ownerStatuses[reply.status] = (ownerStatuses[reply.status] ?? 0) + 1
+        if (reply.status === 200) {
+          owner.push(reply.ms)
+          ownerFlow.push(performance.now() - start)
+        }
+        await new Promise((resolve) => setTimeout(resolve, 300))
+      }
+    })()
+    const bystander: number[] = []
+    const bystanderStatuses: Record<string, number> = {}
+    const bystanderLoop = (async () => {
+      while (Date.now() < until) {
+        const reply = await send(
+          server,
+          'GET',
+          '/api/articles?keyword=article',
+          undefined,
+          {},
+          '127.0.0.201'
+        )
+        bystanderStatuses[reply.status] = (bystanderStatuses[reply.status] ?? 0) + 1
+        bystander.push(reply.ms)
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+    })()
+    await Promise.all([...attackers, ownerLoop, bystanderLoop])
+    results.flood = {
+      attackerStatuses,
+      ownerLogins: owner.length,
+      ownerStatuses,
+      ownerLoginMs: {
+        p50: round(median(owner)),
+        p99: round(percentile(owner, 0.99)),
+        max: round(Math.max(...owner)),
+      },
+      ownerWholeFlowMs: { p50: round(median(ownerFlow)), p99: round(percentile(ownerFlow, 0.99)) },
+      bystanderSearchMs: { p50: round(median(bystander)), p99: round(percentile(bystander, 0.99)) },
+      bystanderStatuses,
+    }
+    console.log(results.flood)
+  } finally {
+    server.stop()
+  }
+}
+agent.destroy()
+console.log(JSON.stringify(results, null, 2))

@@ -1,0 +1,174 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import { withRealCommits } from '#tests/helpers/database'
+import { TEST_PASSWORD, challengeAnswer, createAdmin } from '#tests/helpers/auth'
+import { newCaptcha, rightVerify } from '#tests/helpers/captcha'
+import { powParameters } from '#captcha/proof_of_work'
+import { accountKey, failureState } from '#auth/login_limiter'
+import adminAuthConfig from '#config/admin_auth'
+import type { ApiClient } from '@japa/api-client'
+
+/**
+ * Adaptive proof of work (app/captcha/difficulty.ts), from the attacker's side and the owner's:
+ * the cost rises with an address's challenge rate and failures and with an account's lock; a
+ * device token gets the base cost; a locked account lets a new device in at a higher cost.
+ */
+const WRONG = 'Wrong-Guess-123'
+const levelOf = async (client: ApiClient, query = '', headers: Record<string, string> = {}) => {
+  const response = await client.get(`/api/auth/captcha${query}`).headers(headers)
+  response.assertStatus(200)
+  return response.body().data
+}
+
+/** The whole flow for an account: challenge for it, slider, drag, then login. */
+async function loginThroughCaptcha(client: ApiClient, account: string, password: string) {
+  const slider = await newCaptcha(client, { account })
+  slider.assertStatus(200)
+  const { captchaId } = slider.body().data
+  const verify = await client
+    .post('/api/auth/captcha/verify')
+    .json(await rightVerify({ captchaId }, await challengeAnswer(captchaId)))
+  verify.assertStatus(200)
+  const { captchaToken } = verify.body().data
+  return {
+    captchaToken,
+    response: await client.post('/api/auth/login').json({ account, password, captchaToken }),
+  }
+}
+
+test.group('Captcha difficulty', (group) => {
+  withRealCommits(group)
+
+  test('levels: x4 per level, by N for odd levels and a hex digit of prefix from level 2', ({
+    assert,
+  }) => {
+    const base = adminAuthConfig.captcha.powCost
+    assert.deepEqual(powParameters(0), { cost: base, keyPrefix: '00' })
+    assert.deepEqual(powParameters(1), { cost: 4 * base, keyPrefix: '00' })
+    assert.deepEqual(powParameters(2), { cost: base, keyPrefix: '000' })
+    assert.deepEqual(powParameters(3), { cost: 4 * base, keyPrefix: '000' })
+  })
+
+  test('an address pays x4 from its 4th challenge in 30 minutes', async ({ client, assert }) => {
+    const levels = []
+    for (let i = 0; i < 5; i++) levels.push((await levelOf(client)).level)
+    assert.deepEqual(levels, [0, 0, 0, 1, 1])
+    const last = await levelOf(client)
+    assert.equal(last.pow.parameters.cost, 4 * adminAuthConfig.captcha.powCost)
+  })
+
+  test('an address pays x16 after 3 failures; refused proofs of work count', async ({
+    client,
+    assert,
+  }) => {
+    const { pow } = await levelOf(client)
+    for (let i = 0; i < 3; i++) {
+      const response = await client.post('/api/auth/captcha').json({
+        pow: { challenge: pow, solution: { counter: i, derivedKey: '00'.repeat(32) } },
+      })
+      response.assertStatus(400)
+    }
+    const next = await levelOf(client)
+    assert.equal(next.level, 2)
+    assert.equal(next.pow.parameters.keyPrefix, '000')
+  })
+
+  test('a locked account: new devices pay level 2 and get in; a cheaper credential is a 429', async ({
+    client,
+    assert,
+  }) => {
+    await createAdmin('owner')
+    // An attacker used up the account's failures from new devices: it is "locked".
+    for (let i = 0; i < 5; i++) {
+      const attempt = await loginThroughCaptcha(client, 'owner', WRONG)
+      attempt.response.assertStatus(401)
+      // Another address each time in real life; here the address's count is reset.
+      await db.from('rate_limits').where('key', 'like', '%login_ip_%').delete()
+      await db.from('rate_limits').where('key', 'like', '%pow_ip_%').delete()
+    }
+    assert.isTrue((await failureState(accountKey('owner'))).blocked)
+
+    // Without naming the account the captcha is cheap, and the credential is refused by the lock
+    // before any hash, left unspent.
+    const anonymous = await levelOf(client)
+    assert.equal(anonymous.level, 0)
+    const cheap = await newCaptcha(client)
+    const cheapId = cheap.body().data.captchaId
+    const cheapToken = (
+      await client
+        .post('/api/auth/captcha/verify')
+        .json(await rightVerify({ captchaId: cheapId }, await challengeAnswer(cheapId)))
+    ).body().data.captchaToken
+    const refused = await client
+      .post('/api/auth/login')
+      .json({ account: 'owner', password: TEST_PASSWORD, captchaToken: cheapToken })
+    refused.assertStatus(429)
+    assert.isAtLeast(Number(refused.header('retry-after')), 60)
+
+    // Named, the account asks for level 2; the owner's new browser pays it and logs in.
+    const named = await levelOf(client, '?account=OWNER')
+    assert.equal(named.level, 2)
+    assert.equal(named.pow.parameters.data.account, 'owner')
+    await db.from('rate_limits').where('key', 'like', '%pow_ip_%').delete()
+    const owner = await loginThroughCaptcha(client, 'owner', TEST_PASSWORD)
+    assert.match(owner.captchaToken, /^2\./)
+    owner.response.assertStatus(200)
+    assert.isFalse((await failureState(accountKey('owner'))).blocked, 'a success clears the lock')
+  }).timeout(60_000)
+
+  test('a credential says its level; claiming more than was paid spends it for nothing', async ({
+    client,
+  }) => {
+    await createAdmin('owner')
+    const slider = await newCaptcha(client)
+    const { captchaId } = slider.body().data
+    const { captchaToken } = (
+      await client
+        .post('/api/auth/captcha/verify')
+        .json(await rightVerify({ captchaId }, await challengeAnswer(captchaId)))
+    ).body().data
+    const forged = `2.${captchaToken.split('.')[1]}`
+    const login = await client
+      .post('/api/auth/login')
+      .json({ account: 'owner', password: TEST_PASSWORD, captchaToken: forged })
+    login.assertStatus(400)
+    login.assertBodyContains({ errors: [{ code: 'E_CAPTCHA_TOKEN_INVALID' }] })
+  })
+
+  test('a credential asked for one account does not log in another', async ({ client }) => {
+    await createAdmin('alice')
+    await createAdmin('bob')
+    const slider = await newCaptcha(client, { account: 'alice' })
+    const { captchaId } = slider.body().data
+    const { captchaToken } = (
+      await client
+        .post('/api/auth/captcha/verify')
+        .json(await rightVerify({ captchaId }, await challengeAnswer(captchaId)))
+    ).body().data
+    const login = await client
+      .post('/api/auth/login')
+      .json({ account: 'bob', password: TEST_PASSWORD, captchaToken })
+    login.assertStatus(400)
+    login.assertBodyContains({ errors: [{ code: 'E_CAPTCHA_TOKEN_INVALID' }] })
+  })
+
+  test("the owner's device token gets the base cost from an address that pays x16", async ({
+    client,
+    assert,
+  }) => {
+    await createAdmin('owner')
+    const first = await loginThroughCaptcha(client, 'owner', TEST_PASSWORD)
+    first.response.assertStatus(200)
+    const { deviceToken } = first.response.body().data
+    for (let i = 0; i < 3; i++) {
+      ;(await loginThroughCaptcha(client, 'owner', WRONG)).response.assertStatus(401)
+    }
+    assert.equal((await levelOf(client, '?account=owner')).level, 2)
+    const trusted = await levelOf(client, '?account=owner', { 'x-device-token': deviceToken })
+    assert.equal(trusted.level, 0)
+    // A device token of another account is no help.
+    await createAdmin('other')
+    const foreign = await levelOf(client, '?account=other', { 'x-device-token': deviceToken })
+    assert.isAtLeast(foreign.level, 2)
+  }).timeout(60_000)
+})

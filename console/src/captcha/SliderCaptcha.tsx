@@ -289,15 +289,15 @@ export function SliderCaptcha({
           onPointerCancel={onPointerUp}
           onKeyDown={onKeyDown}
           sx={{
-            position: 'absolute',
-            top: -1,
-            left: x,
-            width: handle,
-            height: handle,
-            borderRadius: 1,
-            touchAction: 'none',
-            cursor: state === 'ready' || state === 'dragging' ? 'grab' : 'default',
-            bgcolor:
+            'position': 'absolute',
+            'top': -1,
+            'left': x,
+            'width': handle,
+            'height': handle,
+            'borderRadius': 1,
+            'touchAction': 'none',
+            'cursor': state === 'ready' || state === 'dragging' ? 'grab' : 'default',
+            'bgcolor':
               state === 'verified'
                 ? 'success.main'
                 : state === 'failed'
@@ -305,12 +305,12 @@ export function SliderCaptcha({
                   : slider
                     ? 'primary.main'
                     : 'grey.400',
-            color: 'white',
-            display: 'flex',
-            alignItems: 'center',
-            justifyContent: 'center',
-            fontWeight: 'bold',
-            outlineOffset: 2,
+            'color': 'white',
+            'display': 'flex',
+            'alignItems': 'center',
+            'justifyContent': 'center',
+            'fontWeight': 'bold',
+            'outlineOffset': 2,
             '&:focus-visible': { outline: '3px solid', outlineColor: 'primary.dark' },
           }}
         >

@@ -35,7 +35,14 @@ export async function solvePow(challenge: PowChallenge, signal: AbortSignal) {
       const { cost, memoryCost, parallelism, keyPrefix } = challenge.parameters
       performance.measure('pow-solve', {
         start,
-        detail: { cost, memoryCost, parallelism, keyPrefix, counter: solution.counter, concurrency },
+        detail: {
+          cost,
+          memoryCost,
+          parallelism,
+          keyPrefix,
+          counter: solution.counter,
+          concurrency,
+        },
       })
     }
     return signal.aborted ? null : solution

@@ -1,9 +1,10 @@
 /**
- * Cheap plausibility checks of a slider drag track: `[x, y, tMs]` points as the browser recorded
+ * Cheap plausibility checks of a slider track: `[x, y, tMs]` points as the browser recorded
  * them. They stop the laziest scripts (a single jump to the answer, a straight synthetic line);
  * they are not a bot detector.
  */
 export type TrackPoint = [number, number, number]
+export type TrackInput = 'pointer' | 'keyboard'
 
 export const TRACK_RULES = {
   minDurationMs: 300,
@@ -29,49 +30,120 @@ export function isPlausibleTrack(track: TrackPoint[], droppedX: number, toleranc
 
 /**
  * A human-like drag, beyond the cheap checks above: a person's speed varies (accelerates, then
- * slows down near the gap), and the browser's event timestamps jitter. A script replaying a
- * straight line at constant speed and even intervals fails. Still not a bot detector on its own:
- * the proof of work and the single-use challenge carry the rest.
+ * slows down near the gap) and no single step carries a large share of the way. A script
+ * replaying a straight line at constant speed fails, and so does one that gets there in a few
+ * big jumps.
+ *
+ * The timing of the events is not judged: browsers that deliver pointer events on the display's
+ * clock (a steady 60 or 120 Hz, jitter under 1 ms) are as human as those with uneven timestamps.
+ * Still not a bot detector on its own: the proof of work and the single-use challenge carry the
+ * rest.
  */
 export const HUMAN_RULES = {
   /** Coefficient of variation of the segment speeds below which a drag is "constant speed". */
   minSpeedVariation: 0.2,
-  /** Coefficient of variation of the time steps below which the timing is synthetic. */
-  minTimingJitter: 0.05,
   /** The last fifth of the drag is slower than this share of the middle third's speed. */
   maxFinalSpeedShare: 0.8,
+  /** No single step covers more than this share of the distance travelled. */
+  maxStepShare: 0.3,
 }
+
+/**
+ * The keyboard path (arrow keys on the focused slider handle): `[x, 0, tMs]`, the piece's
+ * position after each key event, from 0. A person presses, holds (the key repeats), releases,
+ * looks, adjusts: the track moves in small steps (1 px, 10 px with Shift), lasts a while and its
+ * rhythm is broken by pauses. A script stepping to the answer at one steady rate is refused.
+ */
+export const KEYBOARD_RULES = {
+  minEvents: 3,
+  minDurationMs: 300,
+  /** 10 px is the Shift step. */
+  maxStepPx: 10,
+  /** A gap this long, and at least `pauseFactor` times the median gap, is a pause. */
+  minPauseMs: 100,
+  pauseFactor: 2,
+  /** Coefficient of variation of the gaps at or above which the rhythm is not steady. */
+  minTimingVariation: 0.15,
+}
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
 
 const variation = (values: number[]) => {
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length
-  if (mean === 0) return 0
-  const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length
-  return Math.sqrt(variance) / Math.abs(mean)
+  const average = mean(values)
+  if (average === 0) return 0
+  const variance = values.reduce((sum, value) => sum + (value - average) ** 2, 0) / values.length
+  return Math.sqrt(variance) / Math.abs(average)
 }
 
-export function isHumanLikeTrack(
-  track: TrackPoint[],
-  droppedX: number,
-  tolerance: number,
-  _input: 'pointer' | 'keyboard' = 'pointer'
-) {
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+function isHumanLikeDrag(track: TrackPoint[], droppedX: number, tolerance: number) {
   if (!isPlausibleTrack(track, droppedX, tolerance)) return false
-  const steps: number[] = []
   const speeds: number[] = []
+  let distance = 0
+  let largestStep = 0
   for (let i = 1; i < track.length; i++) {
+    const dx = Math.abs(track[i][0] - track[i - 1][0])
+    distance += dx
+    largestStep = Math.max(largestStep, dx)
     const dt = track[i][2] - track[i - 1][2]
-    if (dt <= 0) continue
-    steps.push(dt)
-    speeds.push(Math.abs(track[i][0] - track[i - 1][0]) / dt)
+    if (dt > 0) speeds.push(dx / dt)
   }
   if (speeds.length < TRACK_RULES.minPoints - 1) return false
+  if (largestStep > distance * HUMAN_RULES.maxStepShare) return false
   if (variation(speeds) < HUMAN_RULES.minSpeedVariation) return false
-  if (variation(steps) < HUMAN_RULES.minTimingJitter) return false
   // Average speed over the last fifth against the middle third: a person slows down at the gap.
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
   const tail = mean(speeds.slice(Math.floor(speeds.length * 0.8)))
   const middle = mean(
     speeds.slice(Math.floor(speeds.length / 3), Math.ceil((speeds.length * 2) / 3))
   )
   return tail <= middle * HUMAN_RULES.maxFinalSpeedShare
+}
+
+function isHumanLikeKeyboard(track: TrackPoint[], droppedX: number, tolerance: number) {
+  if (track.length < KEYBOARD_RULES.minEvents) return false
+  const first = track[0]
+  const last = track[track.length - 1]
+  if (last[2] - first[2] < KEYBOARD_RULES.minDurationMs) return false
+  if (Math.abs(last[0] - droppedX) > tolerance) return false
+  // The piece starts at 0: the first key event moves it one step at most.
+  if (Math.abs(first[0]) > KEYBOARD_RULES.maxStepPx) return false
+  const gaps: number[] = []
+  const steps: number[] = []
+  for (let i = 0; i < track.length; i++) {
+    const [x, y, t] = track[i]
+    if (y !== 0) return false
+    if (i === 0) continue
+    const [px, , pt] = track[i - 1]
+    if (t < pt) return false
+    const dx = x - px
+    if (Math.abs(dx) > KEYBOARD_RULES.maxStepPx) return false
+    gaps.push(t - pt)
+    steps.push(dx)
+  }
+  // One steady run: the same step at one rate, no pause. An adjustment (another step size or
+  // direction) at that same rate is still a script: a person's hand changes rhythm with it.
+  const typical = median(gaps)
+  const paused = gaps.some(
+    (gap) => gap >= KEYBOARD_RULES.minPauseMs && gap >= typical * KEYBOARD_RULES.pauseFactor
+  )
+  return paused || variation(gaps) >= KEYBOARD_RULES.minTimingVariation
+}
+
+/**
+ * The check the verify endpoint makes of a track: a pointer drag (default) or the keyboard path.
+ */
+export function isHumanLikeTrack(
+  track: TrackPoint[],
+  droppedX: number,
+  tolerance: number,
+  input: TrackInput = 'pointer'
+) {
+  return input === 'keyboard'
+    ? isHumanLikeKeyboard(track, droppedX, tolerance)
+    : isHumanLikeDrag(track, droppedX, tolerance)
 }

@@ -1,7 +1,8 @@
 import { Route } from 'react-router-dom'
 import { Admin, CustomRoutes, Resource } from 'react-admin'
 import { Card, CardContent, Typography } from '@mui/material'
-import { usePermissions } from 'react-admin'
+import { useLogin, usePermissions } from 'react-admin'
+import { QueryClient } from '@tanstack/react-query'
 import { authProvider, type Me, type MenuNode } from './authProvider'
 import { dataProvider } from './dataProvider'
 import { Layout } from './Layout'
@@ -31,6 +32,28 @@ function Dashboard() {
   )
 }
 
+/** The login page when react-admin shows it (a session ended, a signed-out tab). */
+function AdminLoginPage() {
+  const login = useLogin()
+  return <LoginPage login={login} />
+}
+
+/**
+ * react-query retries a failed query 3 times by default (1, 2, 4 s apart): fine for a network
+ * error or a 5xx, wrong for an answer that will not change. A 4xx (401 and 403 from /me above
+ * all) is final: no retry, so an ended session reaches the login page at once.
+ */
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      retry: (failures, error) => {
+        const status = (error as { status?: number } | null)?.status ?? 0
+        return !(status >= 400 && status < 500) && failures < 3
+      },
+    },
+  },
+})
+
 /**
  * The resources come from /me (react-admin passes getPermissions' answer to this function): a
  * page the account does not hold is not even routed, nor a create or edit page without its code.
@@ -40,8 +63,9 @@ export function App() {
     <Admin
       title="Admin console"
       authProvider={authProvider}
+      queryClient={queryClient}
       dataProvider={dataProvider}
-      loginPage={LoginPage}
+      loginPage={AdminLoginPage}
       layout={Layout}
       dashboard={Dashboard}
       requireAuth

@@ -1,16 +1,31 @@
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import type { FormEvent } from 'react'
-import { useLogin } from 'react-admin'
 import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material'
 import { SliderCaptcha } from './captcha/SliderCaptcha'
+import type { LoginParams } from './authProvider'
+
+/** `value` once it has not changed for `ms`. */
+function useSettled(value: string, ms: number) {
+  const [settled, setSettled] = useState(value)
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms)
+    return () => clearTimeout(timer)
+  }, [value, ms])
+  return settled
+}
 
 /**
- * Account, password and the slider captcha. A right drag earns a one-time credential; the login
+ * Account, password and the slider captcha. The form is usable at once; the captcha's proof of
+ * work starts when the account has stood still for 300 ms (it is priced for that account), so it
+ * runs while the person types the password. A right drag earns a one-time credential; the login
  * spends it whatever the outcome, so a failed login brings a fresh captcha.
+ *
+ * No react-admin in here: main.tsx shows this page on its own when there is no token (the admin
+ * bundle loads behind it), App.tsx inside react-admin when a session ends. `login` signs in.
  */
-export function LoginPage() {
-  const login = useLogin()
+export function LoginPage({ login }: { login: (params: LoginParams) => Promise<unknown> }) {
   const [account, setAccount] = useState('')
+  const captchaAccount = useSettled(account.trim(), 300)
   const [password, setPassword] = useState('')
   const [captchaToken, setCaptchaToken] = useState<string | null>(null)
   const [captchaKey, setCaptchaKey] = useState(0)
@@ -67,7 +82,7 @@ export function LoginPage() {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
-          <SliderCaptcha key={captchaKey} onToken={onToken} />
+          <SliderCaptcha key={captchaKey} account={captchaAccount} onToken={onToken} />
           {error && (
             <Alert severity="error" sx={{ width: '100%' }}>
               {error}

@@ -32,14 +32,20 @@ const MESSAGES: Record<number, string> = {
 
 export async function api<T = any>(
   path: string,
-  options: { method?: string; body?: unknown; query?: Record<string, unknown> } = {}
+  options: {
+    method?: string
+    body?: unknown
+    query?: Record<string, unknown>
+    headers?: Record<string, string>
+    signal?: AbortSignal
+  } = {}
 ): Promise<Envelope<T>> {
   const url = new URL(`/api/${path}`, window.location.origin)
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined && value !== null && value !== '')
       url.searchParams.set(key, String(value))
   }
-  const headers: Record<string, string> = { Accept: 'application/json' }
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers }
   const token = tokens.get()
   if (token) headers.Authorization = `Bearer ${token}`
   if (options.body !== undefined) headers['Content-Type'] = 'application/json'
@@ -48,6 +54,7 @@ export async function api<T = any>(
     method: options.method ?? 'GET',
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: options.signal,
   })
   if (response.status === 204) return { data: undefined as T }
   const body = await response.json().catch(() => ({}))

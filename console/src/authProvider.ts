@@ -1,4 +1,4 @@
-import type { AuthProvider } from 'react-admin'
+import { HttpError, type AuthProvider } from 'react-admin'
 import { api, tokens } from './api'
 
 /** GET /api/auth/me: the account, its roles, its sidebar tree and its permission codes. */
@@ -21,9 +21,13 @@ export type Me = {
   permissions: string[]
 }
 
-/** react-admin asks for the permissions and the identity together: one /me request serves both. */
+/**
+ * react-admin asks for the permissions and the identity together: one /me request serves both.
+ * Without a stored token there is nothing to ask: no request, a 401 at once.
+ */
 let pendingMe: Promise<Me> | null = null
 function fetchMe(): Promise<Me> {
+  if (!tokens.get()) return Promise.reject(new HttpError('Please sign in', 401))
   pendingMe ??= api<Me>('auth/me')
     .then(({ data }) => data)
     .finally(() => (pendingMe = null))
@@ -36,6 +40,10 @@ export type LoginParams = { account: string; password: string; captchaToken: str
  * The session lives in localStorage (the JWT and the device token), so a reload restores it:
  * react-admin calls checkAuth, then getPermissions, which reads /api/auth/me. The access comes
  * from the server on every load; nothing about permissions is stored in the browser.
+ *
+ * With no token, the console goes straight to the login page: checkAuth fails without a request
+ * and getPermissions answers null without one (react-admin waits for the permissions before it
+ * routes, so a failing /me would hold the page). A 401 or 403 from /me is not retried (App.tsx).
  */
 export const authProvider: AuthProvider = {
   async login({ account, password, captchaToken }: LoginParams) {
@@ -47,9 +55,18 @@ export const authProvider: AuthProvider = {
     if (data.deviceToken) tokens.setDevice(data.deviceToken)
   },
 
+  /**
+   * Signing out (or a session that ended) reloads the console on the login page: nothing cached
+   * for the previous account survives, and main.tsx shows the light login page. It also spares
+   * react-admin a redirect loop: after its logout it clears the query cache while the admin routes
+   * are still mounted, they ask for the permissions again, get none and log out again.
+   */
   async logout() {
     if (tokens.get()) await api('auth/logout', { method: 'POST' }).catch(() => undefined)
     tokens.clear()
+    window.history.replaceState(null, '', '#/login')
+    window.location.reload()
+    return new Promise<never>(() => undefined) // the page is going away
   },
 
   async checkAuth() {
@@ -65,7 +82,12 @@ export const authProvider: AuthProvider = {
     // 403 and the rest: stay signed in; the page shows the error message.
   },
 
-  getPermissions: fetchMe,
+  async getPermissions() {
+    // Null, not an error: react-admin would retry an error and log out after it; useLogin
+    // refetches the permissions once a token is stored.
+    if (!tokens.get()) return null
+    return fetchMe()
+  },
 
   async getIdentity() {
     const { user } = await fetchMe()

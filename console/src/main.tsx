@@ -1,9 +1,39 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { App } from './App'
+import { tokens } from './api'
+import { authProvider, type LoginParams } from './authProvider'
+import { LoginPage } from './LoginPage'
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>
-)
+const root = createRoot(document.getElementById('root')!)
+
+/** react-admin and every page: a chunk of its own, loaded once there is a session to show. */
+const loadAdmin = () => import('./App')
+async function showAdmin() {
+  const { App } = await loadAdmin()
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>
+  )
+}
+
+if (tokens.get()) {
+  showAdmin()
+} else {
+  // No session: the login page alone, at once (react-admin would first settle its auth state).
+  // The admin chunk is fetched while the person types; after the login, the route asked for.
+  const asked = window.location.hash
+  const next = asked && !asked.startsWith('#/login') ? asked : '#/'
+  window.history.replaceState(null, '', '#/login')
+  const login = async (params: LoginParams) => {
+    await authProvider.login(params)
+    window.history.replaceState(null, '', next)
+    await showAdmin()
+  }
+  root.render(
+    <StrictMode>
+      <LoginPage login={login} />
+    </StrictMode>
+  )
+  setTimeout(() => loadAdmin().catch(() => undefined), 1500)
+}

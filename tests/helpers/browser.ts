@@ -4,7 +4,12 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 /** Debian's Chromium (apt install chromium); playwright-core drives it, no browser download. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
-export async function launchChromium(): Promise<Browser> {
+/**
+ * `hostMap`: host names resolved to the loopback (Chromium's --host-resolver-rules), so a page
+ * can be served from a plain-http origin that is not localhost: a non-secure context, where
+ * crypto.subtle is undefined, as on an intranet console reached as http://admin.example.
+ */
+export async function launchChromium(options: { hostMap?: string[] } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: apt-get install chromium (or set CHROMIUM_PATH)`)
   }
@@ -20,6 +25,11 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...(options.hostMap?.length
+        ? [
+            `--host-resolver-rules=${options.hostMap.map((host) => `MAP ${host} 127.0.0.1`).join(',')}`,
+          ]
+        : []),
     ],
   })
 }

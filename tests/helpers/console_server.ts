@@ -14,7 +14,13 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 }
 
-export type ConsoleServer = { url: string; close: () => Promise<void> }
+export type ConsoleServer = {
+  url: string
+  port: number
+  /** The same server under another host name (one that Chromium maps to the loopback). */
+  urlAs: (host: string) => string
+  close: () => Promise<void>
+}
 
 /**
  * Serves the built console (console/dist) and forwards /api to the app under test, as a
@@ -60,6 +66,8 @@ export async function startConsoleServer(options: {
   const { port } = server.address() as { port: number }
   return {
     url: `http://127.0.0.1:${port}`,
+    port,
+    urlAs: (host) => `http://${host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

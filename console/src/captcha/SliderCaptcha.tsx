@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { PointerEvent } from 'react'
-import { Box, Typography } from '@mui/material'
-import { api } from '../api'
+import type { KeyboardEvent, PointerEvent } from 'react'
+import { Box, Button, LinearProgress, Typography } from '@mui/material'
+import { api, tokens } from '../api'
+import { solvePow, type PowChallenge } from './pow'
 
-/** GET /api/auth/captcha `data`. */
-type Challenge = {
+/** POST /api/auth/captcha `data`: the slider, drawn for a solved proof of work. */
+type Slider = {
   captchaId: string
   backgroundImage: string
   pieceImage: string
@@ -12,74 +13,127 @@ type Challenge = {
   width: number
   height: number
   pieceSize: number
-  pow: { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string }
 }
 type Point = [number, number, number]
-type State = 'loading' | 'ready' | 'dragging' | 'verifying' | 'verified' | 'failed'
-
-/** Starts the proof of work in a Web Worker; resolves with the solution the verify call needs. */
-function solvePow(pow: Challenge['pow']) {
-  const worker = new Worker(new URL('./pow.worker.ts', import.meta.url), { type: 'module' })
-  const solution = new Promise<Challenge['pow'] & { number: number }>((resolve, reject) => {
-    worker.onmessage = (event) => {
-      worker.terminate()
-      if (event.data === null) reject(new Error('proof of work not solved'))
-      else resolve({ ...pow, number: event.data })
-    }
-    worker.onerror = (error) => reject(error)
-    worker.postMessage(pow)
-  })
-  return { solution, cancel: () => worker.terminate() }
-}
+type State =
+  | 'idle' // no account yet
+  | 'working' // the proof of work
+  | 'ready'
+  | 'dragging'
+  | 'verifying'
+  | 'verified'
+  | 'failed'
 
 /**
- * The slider captcha: the person drags the piece to the gap. The drag track ([x, y, ms] points)
- * is recorded and sent with the drop position and the proof of work, which a Web Worker solves
- * from the moment the challenge arrives, while the person drags. One attempt per challenge: a
- * failed verify loads a new one. `onToken` receives the one-time login credential (or null).
+ * The slider captcha, in three steps: a proof-of-work challenge for the account (GET
+ * /api/auth/captcha), solved in Web Workers while the person types the password; the slider the
+ * solution pays for (POST /api/auth/captcha); one attempt at it (POST /api/auth/captcha/verify).
+ *
+ * The piece moves by pointer drag (the track: [x, y, ms] per move) or by keyboard on the focused
+ * handle (ArrowRight/ArrowLeft 1 px, with Shift 10 px, Enter checks; the track: [x, 0, ms] per key
+ * event). A failed verify loads a new challenge. `account` (already debounced) starts the work
+ * and restarts it when it changes; `onToken` receives the one-time login credential (or null).
  */
-export function SliderCaptcha({ onToken }: { onToken: (token: string | null) => void }) {
-  const [challenge, setChallenge] = useState<Challenge | null>(null)
-  const [state, setState] = useState<State>('loading')
-  const [powSolved, setPowSolved] = useState(false)
+export function SliderCaptcha({
+  account,
+  onToken,
+}: {
+  account: string
+  onToken: (token: string | null) => void
+}) {
+  const [slider, setSlider] = useState<Slider | null>(null)
+  const [state, setState] = useState<State>('idle')
   const [x, setX] = useState(0)
   const [message, setMessage] = useState('')
-  const pow = useRef<ReturnType<typeof solvePow> | null>(null)
+  const [attempt, setAttempt] = useState(0)
   const drag = useRef<{ startX: number; startY: number; t0: number; track: Point[] } | null>(null)
+  const keys = useRef<{ t0: number; track: Point[] } | null>(null)
+  const position = useRef(0)
 
-  const load = useCallback(async () => {
-    pow.current?.cancel()
-    setState('loading')
-    setPowSolved(false)
-    setX(0)
-    onToken(null)
-    try {
-      const { data } = await api<Challenge>('auth/captcha')
-      pow.current = solvePow(data.pow)
-      pow.current.solution.then(() => setPowSolved(true)).catch(() => undefined)
-      setChallenge(data)
-      setState('ready')
-    } catch (error) {
-      setMessage((error as Error).message)
-      setState('failed')
-    }
-  }, [onToken])
+  const moveTo = (next: number) => {
+    position.current = next
+    setX(next)
+  }
 
+  // A new challenge whenever the account or the attempt changes; the running one is abandoned.
   useEffect(() => {
-    load()
-    return () => pow.current?.cancel()
-  }, [load])
+    setSlider(null)
+    moveTo(0)
+    setMessage('')
+    onToken(null)
+    drag.current = null
+    keys.current = null
+    if (!account) {
+      setState('idle')
+      return
+    }
+    setState('working')
+    const controller = new AbortController()
+    const { signal } = controller
+    ;(async () => {
+      const device = tokens.device()
+      const { data } = await api<{ pow: PowChallenge; level: number }>('auth/captcha', {
+        query: { account },
+        headers: device ? { 'X-Device-Token': device } : {},
+        signal,
+      })
+      const solution = await solvePow(data.pow, signal)
+      if (signal.aborted) return
+      if (!solution) throw new Error('The puzzle could not be prepared: please try again')
+      const drawn = await api<Slider>('auth/captcha', {
+        method: 'POST',
+        body: {
+          pow: {
+            challenge: data.pow,
+            solution: { counter: solution.counter, derivedKey: solution.derivedKey },
+          },
+        },
+        signal,
+      })
+      if (signal.aborted) return
+      setSlider(drawn.data)
+      setState('ready')
+    })().catch((error: Error) => {
+      if (signal.aborted) return
+      setMessage(error.message)
+      setState('failed')
+    })
+    return () => controller.abort()
+  }, [account, attempt, onToken])
 
-  const maxX = challenge ? challenge.width - challenge.pieceSize : 0
+  const reload = useCallback(() => setAttempt((n) => n + 1), [])
+
+  const maxX = slider ? slider.width - slider.pieceSize : 0
+
+  const verify = async (track: Point[], input: 'pointer' | 'keyboard') => {
+    if (!slider) return
+    setState('verifying')
+    try {
+      const { data } = await api<{ captchaToken: string }>('auth/captcha/verify', {
+        method: 'POST',
+        body: { captchaId: slider.captchaId, x: position.current, track, input },
+      })
+      setState('verified')
+      setMessage('Verified')
+      onToken(data.captchaToken)
+    } catch {
+      // The slider is spent whatever went wrong: show why briefly, then a new challenge.
+      setState('failed')
+      setMessage('Not quite: try again')
+      setTimeout(reload, 800)
+    }
+  }
 
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     if (state !== 'ready') return
     event.currentTarget.setPointerCapture(event.pointerId)
+    // The drag continues from where the keys left the piece; it replaces their track.
+    keys.current = null
     drag.current = {
-      startX: event.clientX,
+      startX: event.clientX - position.current,
       startY: event.clientY,
       t0: event.timeStamp,
-      track: [[0, 0, 0]],
+      track: [[position.current, 0, 0]],
     }
     setMessage('')
     setState('dragging')
@@ -94,40 +148,56 @@ export function SliderCaptcha({ onToken }: { onToken: (token: string | null) => 
       Math.round(event.clientY - current.startY),
       Math.round(event.timeStamp - current.t0),
     ])
-    setX(next)
+    moveTo(Math.round(next * 100) / 100)
   }
 
-  const onPointerUp = async () => {
+  const onPointerUp = () => {
     const current = drag.current
     drag.current = null
-    if (!current || !challenge) return
-    setState('verifying')
-    try {
-      const solution = await pow.current!.solution
-      const dropped = current.track[current.track.length - 1][0]
-      const { data } = await api<{ captchaToken: string }>('auth/captcha/verify', {
-        method: 'POST',
-        body: { captchaId: challenge.captchaId, x: dropped, track: current.track, pow: solution },
-      })
-      setState('verified')
-      setMessage('Verified')
-      onToken(data.captchaToken)
-    } catch {
-      // The challenge is spent whatever went wrong: show why briefly, then a new one.
-      setState('failed')
-      setMessage('Not quite: try again')
-      setTimeout(load, 800)
-    }
+    if (current) verify(current.track, 'pointer')
   }
 
-  const width = challenge?.width ?? 320
-  const height = challenge?.height ?? 160
-  const handle = challenge?.pieceSize ?? 50
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (state !== 'ready') return
+    if (event.key === 'Enter') {
+      event.preventDefault()
+      const current = keys.current
+      keys.current = null
+      if (current) verify(current.track, 'keyboard')
+      return
+    }
+    const direction = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0
+    if (!direction) return
+    event.preventDefault()
+    const next = Math.min(
+      Math.max(Math.round(position.current) + direction * (event.shiftKey ? 10 : 1), 0),
+      maxX
+    )
+    keys.current ??= { t0: event.timeStamp, track: [] }
+    keys.current.track.push([next, 0, Math.round(event.timeStamp - keys.current.t0)])
+    setMessage('')
+    moveTo(next)
+  }
+
+  const width = slider?.width ?? 320
+  const height = slider?.height ?? 160
+  const handle = slider?.pieceSize ?? 50
+  const hint =
+    message ||
+    {
+      idle: 'Enter your account to load the puzzle',
+      working: 'Preparing the puzzle…',
+      ready: 'Drag the piece into the gap (or ← → keys)',
+      dragging: '',
+      verifying: 'Checking…',
+      verified: 'Verified',
+      failed: '',
+    }[state]
   return (
     <Box
       data-testid="captcha"
       data-captcha-state={state}
-      data-pow={powSolved ? 'solved' : 'pending'}
+      data-pow={slider ? 'solved' : state === 'working' ? 'pending' : 'none'}
       sx={{ width, userSelect: 'none' }}
     >
       <Box
@@ -140,28 +210,48 @@ export function SliderCaptcha({ onToken }: { onToken: (token: string | null) => 
           overflow: 'hidden',
         }}
       >
-        {challenge && (
+        {slider ? (
           <>
             <img
-              src={challenge.backgroundImage}
+              src={slider.backgroundImage}
               width={width}
               height={height}
               alt="captcha background"
               draggable={false}
             />
             <img
-              src={challenge.pieceImage}
+              src={slider.pieceImage}
               alt="captcha piece"
               draggable={false}
               style={{
                 position: 'absolute',
                 left: x,
-                top: challenge.pieceY,
-                width: challenge.pieceSize,
-                height: challenge.pieceSize,
+                top: slider.pieceY,
+                width: slider.pieceSize,
+                height: slider.pieceSize,
               }}
             />
           </>
+        ) : (
+          <Box
+            sx={{
+              position: 'absolute',
+              inset: 0,
+              display: 'flex',
+              flexDirection: 'column',
+              alignItems: 'center',
+              justifyContent: 'center',
+              gap: 1,
+              px: 3,
+            }}
+          >
+            {state === 'working' && <LinearProgress sx={{ width: '60%' }} />}
+            {state === 'failed' && (
+              <Button size="small" onClick={reload}>
+                Try again
+              </Button>
+            )}
+          </Box>
         )}
       </Box>
       <Box
@@ -179,41 +269,49 @@ export function SliderCaptcha({ onToken }: { onToken: (token: string | null) => 
         <Typography
           variant="body2"
           color="text.secondary"
+          aria-live="polite"
           sx={{ position: 'absolute', inset: 0, textAlign: 'center', lineHeight: `${handle}px` }}
         >
-          {message || (state === 'loading' ? 'Loading…' : 'Drag the piece into the gap')}
+          {hint}
         </Typography>
         <Box
           data-testid="captcha-handle"
           role="slider"
-          aria-label="Drag the piece into the gap"
+          tabIndex={0}
+          aria-label="Puzzle piece: arrow keys move it 1 px, with Shift 10 px; Enter checks"
           aria-valuemin={0}
           aria-valuemax={maxX}
           aria-valuenow={Math.round(x)}
+          aria-disabled={state !== 'ready'}
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}
           onPointerUp={onPointerUp}
           onPointerCancel={onPointerUp}
+          onKeyDown={onKeyDown}
           sx={{
-            position: 'absolute',
-            top: -1,
-            left: x,
-            width: handle,
-            height: handle,
-            borderRadius: 1,
-            touchAction: 'none',
-            cursor: state === 'ready' || state === 'dragging' ? 'grab' : 'default',
-            bgcolor:
+            'position': 'absolute',
+            'top': -1,
+            'left': x,
+            'width': handle,
+            'height': handle,
+            'borderRadius': 1,
+            'touchAction': 'none',
+            'cursor': state === 'ready' || state === 'dragging' ? 'grab' : 'default',
+            'bgcolor':
               state === 'verified'
                 ? 'success.main'
                 : state === 'failed'
                   ? 'error.main'
-                  : 'primary.main',
-            color: 'white',
-            display: 'flex',
-            alignItems: 'center',
-            justifyContent: 'center',
-            fontWeight: 'bold',
+                  : slider
+                    ? 'primary.main'
+                    : 'grey.400',
+            'color': 'white',
+            'display': 'flex',
+            'alignItems': 'center',
+            'justifyContent': 'center',
+            'fontWeight': 'bold',
+            'outlineOffset': 2,
+            '&:focus-visible': { outline: '3px solid', outlineColor: 'primary.dark' },
           }}
         >
           {state === 'verified' ? '✓' : '→'}

@@ -162,6 +162,14 @@ const SQLITE_SNAPSHOT_SQL = snapshotSql(
   `group_concat(CAST(e.id AS TEXT) || ':' || COALESCE(e.permission, ''), char(31))`
 )
 
+/**
+ * The snapshot statement as sent on a connection of `dialect`. The tables it reads are the ones
+ * that need the access-version trigger (tests/functional/access_version_triggers.spec.ts).
+ */
+export function snapshotSqlFor(dialect: string) {
+  return dialect === 'postgres' ? PG_SNAPSHOT_SQL : SQLITE_SNAPSHOT_SQL
+}
+
 const bySortThenId = (a: { sort: number; id: number }, b: { sort: number; id: number }) =>
   a.sort - b.sort || a.id - b.id
 
@@ -194,8 +202,7 @@ export function forgetSnapshots() {
 export async function loadAccessSnapshot(
   userId: number
 ): Promise<{ version: number; snapshot: AccessSnapshot }> {
-  const isPg = db.connection().dialect.name === 'postgres'
-  const rows = await preparedQuery<Row>(isPg ? PG_SNAPSHOT_SQL : SQLITE_SNAPSHOT_SQL, [
+  const rows = await preparedQuery<Row>(snapshotSqlFor(db.connection().dialect.name), [
     userId,
     SUPER_ADMIN_ROLE,
     userId,

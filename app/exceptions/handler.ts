@@ -3,6 +3,7 @@ import { errors as bouncerErrors } from '@adonisjs/bouncer'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import { ApiException, FieldError, tooManyRequests } from '#exceptions/api_exception'
 import { recordRefusal } from '#services/audit_log'
+import { permissionOf } from '#middleware/permission_middleware'
 
 type ErrorEntry = { code: string; message: string; field?: string; rule?: string }
 type Rendered = { status: number; errors: ErrorEntry[]; headers?: Record<string, string> }
@@ -94,14 +95,11 @@ export default class HttpExceptionHandler extends ExceptionHandler {
    * declares, and the reason the client was given.
    */
   protected logForbidden(ctx: HttpContext, reason: string) {
-    const declaration = [...(ctx.route?.middleware.all() ?? [])].find(
-      (entry: any) => entry?.name === 'can'
-    ) as { args?: unknown } | undefined
     ctx.logger.warn(
       {
         requestId: ctx.request.id(),
         userId: ctx.auth?.use('jwt').user?.id,
-        permission: declaration?.args,
+        permission: permissionOf(ctx.route) ?? undefined,
         method: ctx.request.method(),
         url: ctx.request.url(),
         reason,

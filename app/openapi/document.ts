@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import app from '@adonisjs/core/services/app'
 import router from '@adonisjs/core/services/router'
 import { ERROR_CODES } from '#exceptions/error_codes'
+import { permissionOf } from '#middleware/permission_middleware'
 import type { Operation } from '#openapi/contract'
 import { nameOf, pageMetaSchema, s, type Schema } from '#openapi/schema'
 
@@ -33,7 +34,7 @@ const ERROR_STATUS_NAMES: Record<number, string> = {
 /** `/api/admin/users/:id` -> `/api/admin/users/{id}`. */
 const toOpenApiPath = (pattern: string) => pattern.replace(/:([A-Za-z0-9_]+)\??/g, '{$1}')
 
-/** The named middleware of a stored route: `[{ name: 'can', args: 'system:user:list' }, ...]`. */
+/** The named middleware of a stored route: `[{ name: 'auth', args: undefined }, ...]`. */
 function namedMiddleware(route: StoredRoute) {
   return [...route.middleware.all()].filter(
     (entry) => typeof entry === 'object' && entry !== null && typeof entry.name === 'string'
@@ -102,16 +103,16 @@ function successResponse(operation: Operation) {
 function errorStatuses(route: StoredRoute, operation: Operation, authenticated: boolean) {
   const statuses = new Set<number>(operation.errors ?? [])
   if (authenticated) statuses.add(401)
-  if (namedMiddleware(route).some((entry) => entry.name === 'can')) statuses.add(403)
+  if (permissionOf(route) !== null) statuses.add(403)
   if (route.pattern.includes(':')) statuses.add(404)
   if (operation.query || operation.body || operation.params) statuses.add(422)
   return [...statuses].sort()
 }
 
 function buildOperation(route: StoredRoute, method: string, operation: Operation) {
-  const middleware = namedMiddleware(route)
-  const permission = middleware.find((entry) => entry.name === 'can')?.args
-  const authenticated = middleware.some((entry) => entry.name === 'auth' || entry.name === 'can')
+  const permission = permissionOf(route)
+  const authenticated =
+    permission !== null || namedMiddleware(route).some((entry) => entry.name === 'auth')
   const responses: Record<string, unknown> = successResponse(operation)
   if (operation.conditional) responses['304'] = { description: 'Not modified (ETag matched)' }
   for (const status of errorStatuses(route, operation, authenticated)) {
@@ -125,7 +126,7 @@ function buildOperation(route: StoredRoute, method: string, operation: Operation
     ...(operation.description ? { description: operation.description } : {}),
     tags: [tagOf(route.pattern)],
     ...(authenticated ? { security: [{ bearerAuth: [] }] } : {}),
-    ...(typeof permission === 'string' ? { 'x-permission': permission } : {}),
+    ...(permission !== null ? { 'x-permission': permission } : {}),
     parameters: [...pathParameters(route, operation), ...parametersFrom(operation.query, 'query')],
     ...(operation.body
       ? {

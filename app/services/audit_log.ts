@@ -4,6 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { addressKey } from '#services/address_key'
 import { RefusalRows } from '#services/refusal_rows'
+import { permissionOf } from '#middleware/permission_middleware'
 
 /**
  * The audit log (table audit_logs, README "Accountability"): one row per successful admin write,
@@ -92,10 +93,7 @@ export async function recordAudit(
 
 /** The permission code a route declares with the `can` middleware (start/routes/admin.ts). */
 export function declaredPermission(ctx: HttpContext): string | null {
-  const declaration = [...(ctx.route?.middleware.all() ?? [])].find(
-    (entry: any) => entry?.name === 'can'
-  ) as { args?: unknown } | undefined
-  return typeof declaration?.args === 'string' ? declaration.args : null
+  return permissionOf(ctx.route)
 }
 
 /** What an admin route's first path segment names: `/api/admin/users/:id/roles` -> `user`. */

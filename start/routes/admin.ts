@@ -12,6 +12,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import { controllers } from '#generated/controllers'
 import { middleware } from '#start/kernel'
+import { permissionOf } from '#middleware/permission_middleware'
 import { PERMISSIONS } from '#auth/permissions'
 import { forbidden } from '#exceptions/api_exception'
 import { SESSION_ID } from '#auth/sessions'
@@ -23,10 +24,7 @@ const ID = { match: /^[1-9][0-9]{0,9}$/, cast: (value: string) => Number(value) 
 
 /** Whether a stored route carries the `can` permission middleware. */
 export function declaresPermission(route: HttpContext['route']) {
-  if (!route) return false
-  return [...route.middleware.all()].some(
-    (entry) => typeof entry === 'object' && entry !== null && (entry as any).name === 'can'
-  )
+  return permissionOf(route) !== null
 }
 
 /** Safety net: a route added to this group without a permission declaration answers 403. */

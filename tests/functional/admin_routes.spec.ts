@@ -10,6 +10,7 @@ import { ALL_PERMISSION_CODES, PERMISSIONS, isPermissionCode } from '#auth/permi
 import { isolate } from '#tests/helpers/database'
 import { createSession } from '#auth/sessions'
 import { ADMIN_PREFIX, declaresPermission } from '#start/routes/admin'
+import { permissionDeclarations, permissionOf } from '#middleware/permission_middleware'
 import { RoleFactory } from '#database/factories/role_factory'
 import { MenuFactory } from '#database/factories/menu_factory'
 import { UserFactory, userWithPermissions } from '#database/factories/user_factory'
@@ -195,14 +196,12 @@ async function walkProblems(routes: StoredRoute[]) {
   const problems: string[] = []
   for (const route of routes) {
     const where = `${route.methods.join('|')} ${route.pattern}`
-    const declarations = [...route.middleware.all()].filter(
-      (entry: any) => entry && typeof entry === 'object' && entry.name === 'can'
-    ) as { args: unknown }[]
+    const declarations = permissionDeclarations(route)
     if (declarations.length !== 1) {
       problems.push(`${where} must declare exactly one permission`)
       continue
     }
-    const code = declarations[0].args
+    const code = declarations[0]
     if (typeof code !== 'string' || !isPermissionCode(code)) {
       problems.push(`${where}: ${String(code)} is not in the catalogue`)
     } else if (!seeded.has(code)) {
@@ -235,10 +234,14 @@ test.group('Admin routes: every route declares one permission (router walk)', (g
     assert,
   }) => {
     const [route] = adminRoutes()
+    // The declaration is the middleware entry that carries the route's code.
+    const code = permissionOf(route)
+    assert.isString(code)
+    const isDeclaration = (entry: any) => entry?.args === code
     const without = {
       ...route,
       middleware: {
-        all: () => new Set([...route.middleware.all()].filter((e: any) => e?.name !== 'can')),
+        all: () => new Set([...route.middleware.all()].filter((e) => !isDeclaration(e))),
       },
     } as unknown as StoredRoute
     const unknownCode = {
@@ -247,7 +250,7 @@ test.group('Admin routes: every route declares one permission (router walk)', (g
         all: () =>
           new Set(
             [...route.middleware.all()].map((e: any) =>
-              e?.name === 'can' ? { ...e, args: 'system:nothing:here' } : e
+              isDeclaration(e) ? { ...e, args: 'system:nothing:here' } : e
             )
           ),
       },
@@ -264,9 +267,9 @@ test.group('Admin routes: every route declares one permission (router walk)', (g
   }) => {
     const declared = new Map<string, unknown>()
     for (const route of adminRoutes()) {
-      const can = [...route.middleware.all()].find((entry: any) => entry?.name === 'can') as any
+      const code = permissionOf(route)
       for (const method of route.methods) {
-        if (method !== 'HEAD') declared.set(`${method} ${route.pattern}`, can?.args)
+        if (method !== 'HEAD') declared.set(`${method} ${route.pattern}`, code)
       }
     }
     const table = new Map(ROUTES.map((row) => [`${row.method} ${routePattern(row)}`, row.code]))

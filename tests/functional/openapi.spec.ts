@@ -6,17 +6,12 @@ import env from '#start/env'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { buildDocument, routeOperations } from '#openapi/document'
 import { ERROR_CODES } from '#exceptions/error_codes'
+import { permissionOf } from '#middleware/permission_middleware'
 import { createRoleValidator, listRolesValidator } from '#validators/admin/role'
 import { isolate } from '#tests/helpers/database'
 import { checkAgainstContract } from '#tests/helpers/openapi_contract'
 
 const toPath = (pattern: string) => pattern.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
-
-/** The `can` code a stored route declares, if any. */
-function permissionOf(route: ReturnType<typeof routeOperations>[number]['route']) {
-  const entry = [...route.middleware.all()].find((item: any) => item?.name === 'can') as any
-  return entry?.args as string | undefined
-}
 
 test.group('OpenAPI: the document is generated from the code', (group) => {
   isolate(group)

@@ -3,7 +3,7 @@ import type { ArticleCategory } from '#models/article'
 import { PUBLIC_CONNECTION } from '#config/database'
 import { preparedQuery } from '#services/prepared_query'
 import searchGate from '#services/public/search_gate'
-import { AnswerCache } from '#services/public/answer_cache'
+import { AnswerCache, CLOCK, statementKey, type Statement } from '#services/public/answer_cache'
 import { MAX_PAGE_WINDOW, PAGE_SIZE_DEFAULT, type ArticleSort } from '#validators/public/article'
 
 /** What the public may see of an article: no id, status, internal note or author account. */
@@ -98,7 +98,7 @@ export class ArticleQueryService {
    * page was read at, which is what the answer is cached under.
    */
   protected async search(filters: ArticleListFilters, ip?: string): Promise<ArticlePage> {
-    const key = searchKey(filters)
+    const key = this.cacheKeys(filters).page
     const cached = searches.get(key)
     if (cached && cached.version === (await this.version())) return cached.value
 
@@ -131,21 +131,54 @@ export class ArticleQueryService {
     validUntil: number
     cacheable: boolean
   }> {
+    const now = Date.now()
+    const statements = this.statements(filters, this.timestamp(now))
+    const { pageNum, pageSize, offset } = statements
+    const result = await preparedQuery<ArticleRow & MetaRow>(
+      statements.page.sql,
+      statements.page.bindings,
+      { client: this.client(), named: !filters.keyword }
+    )
+    const meta = result[result.length - 1]
+    const rows = result.slice(0, -1)
+    const version = Number(meta.version)
+    const validUntil = meta.next_due === null ? Infinity : this.toDate(meta.next_due).getTime()
+    const lastDue = meta.last_due === null ? 0 : this.toDate(meta.last_due).getTime()
+
+    // A short page that is not past the end holds the last matches: the total is exact without
+    // counting. Otherwise the cached count for this version, or a count.
+    const counted =
+      rows.length < pageSize && (rows.length > 0 || offset === 0)
+        ? { total: offset + rows.length, version }
+        : await this.count(filters, statements.count, now, version, validUntil)
+    const page = {
+      rows: rows.map((row) => this.toPublic(row)),
+      total: counted.total,
+      pageNum,
+      pageSize,
+      lastModified: new Date(Math.max(this.toDate(meta.changed_at!).getTime(), lastDue)),
+    }
+    return { page, version, validUntil, cacheable: counted.version === version }
+  }
+
+  /**
+   * The statements of a list request, as sent: the page and its count, with `clock` bound as the
+   * visibility time (the moment the request is answered at).
+   */
+  statements(filters: ArticleListFilters, clock: unknown) {
     const pageNum = filters.pageNum ?? 1
     const pageSize = filters.pageSize ?? PAGE_SIZE_DEFAULT
     const direction = filters.sort === 'oldest' ? 'ASC' : 'DESC'
-    const now = Date.now()
     const where = this.where(filters)
-    const bindings = [this.timestamp(now), ...where.bindings]
-
+    const bindings = [clock, ...where.bindings]
     const offset = (pageNum - 1) * pageSize
 
     // One statement: the page, then one more row (is_meta = 1) with the articles version, when
     // the list last changed, and when the next scheduled article falls due. The tie-breaker on id
     // keeps the order total, so pages never overlap or skip rows sharing a published_at; both keys
     // follow articles_public_list_index (status, published_at, id).
-    const result = await preparedQuery<ArticleRow & MetaRow>(
-      `SELECT p.* FROM (
+    const page: Statement = {
+      sql: `SELECT p.* FROM (
          SELECT ${COLUMNS}, a.id, 0 AS is_meta, CAST(NULL AS BIGINT) AS version,
                 CAST(NULL AS ${this.timestampType()}) AS changed_at,
                 CAST(NULL AS ${this.timestampType()}) AS last_due,
@@ -161,29 +194,30 @@ export class ArticleQueryService {
                 WHERE a.status = 'published' AND a.published_at > ?)
          FROM articles_version v WHERE v.id = 1
        ORDER BY is_meta, published_at ${direction}, id ${direction}`,
-      [...bindings, pageSize, offset, bindings[0], bindings[0]],
-      { client: this.client(), named: !filters.keyword }
-    )
-    const meta = result[result.length - 1]
-    const rows = result.slice(0, -1)
-    const version = Number(meta.version)
-    const validUntil = meta.next_due === null ? Infinity : this.toDate(meta.next_due).getTime()
-    const lastDue = meta.last_due === null ? 0 : this.toDate(meta.last_due).getTime()
-
-    // A short page that is not past the end holds the last matches: the total is exact without
-    // counting. Otherwise the cached count for this version, or a count.
-    const counted =
-      rows.length < pageSize && (rows.length > 0 || offset === 0)
-        ? { total: offset + rows.length, version }
-        : await this.count(filters, where.sql, bindings, now, version, validUntil)
-    const page = {
-      rows: rows.map((row) => this.toPublic(row)),
-      total: counted.total,
-      pageNum,
-      pageSize,
-      lastModified: new Date(Math.max(this.toDate(meta.changed_at!).getTime(), lastDue)),
+      bindings: [...bindings, pageSize, offset, clock, clock],
     }
-    return { page, version, validUntil, cacheable: counted.version === version }
+
+    // Counts at most MAX_PAGE_WINDOW matches (see count()). Unfiltered, the inner query walks the
+    // list index in its own order (an index-only scan of its first entries).
+    const order = where.sql ? '' : 'ORDER BY a.published_at DESC, a.id DESC'
+    const count: Statement = {
+      sql: `SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM articles a
+                WHERE ${VISIBLE}${where.sql} ${order} LIMIT ${MAX_PAGE_WINDOW}) capped) AS total,
+              v.version
+         FROM articles_version v WHERE v.id = 1`,
+      bindings,
+    }
+    return { page, count, pageNum, pageSize, offset }
+  }
+
+  /**
+   * The cache keys of a list request: its page statement (the search cache) and its count
+   * statement (the count cache), whatever filters they hold, the clock left out. A filter added
+   * to the statements is in the keys without anyone remembering to add it.
+   */
+  cacheKeys(filters: ArticleListFilters) {
+    const { page, count } = this.statements(filters, CLOCK)
+    return { page: statementKey(page), count: statementKey(count) }
   }
 
   async findBySlug(slug: string): Promise<PublicArticleDetail | null> {
@@ -199,34 +233,28 @@ export class ArticleQueryService {
 
   /**
    * Counts at most MAX_PAGE_WINDOW matches: no page beyond that window can be requested, so an
-   * exact count of a million rows would buy the client nothing and cost a scan. Unfiltered, the
-   * inner query walks the list index in its own order (an index-only scan of its first entries).
+   * exact count of a million rows would buy the client nothing and cost a scan.
    *
-   * The count is cached per filters and articles version (bumped by triggers on every article
-   * write, raw SQL included), and only until the next scheduled article falls due: the visible set
-   * changes then without any write. The count statement returns the version it counted at, which
+   * The count is cached per count statement (cacheKeys) and articles version (bumped by triggers
+   * on every article write, raw SQL included), and only until the next scheduled article falls
+   * due: the visible set changes then without any write. The count statement returns the version it counted at, which
    * is the key it is cached under, so a count is never served for another state of the table.
    * Returns the total and the version it was counted at.
    */
   protected async count(
     filters: ArticleListFilters,
-    where: string,
-    bindings: unknown[],
+    statement: Statement,
     now: number,
     version: number,
     validUntil: number
   ) {
-    const key = `${filters.category ?? ''}\u0000${filters.keyword ?? ''}`
+    const key = this.cacheKeys(filters).count
     const hit = counts.get(key)
     if (hit && hit.version === version && now < hit.validUntil) return { total: hit.total, version }
 
-    const order = where ? '' : 'ORDER BY a.published_at DESC, a.id DESC'
     const [row] = await preparedQuery<{ total: string | number; version: string | number }>(
-      `SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM articles a
-                WHERE ${VISIBLE}${where} ${order} LIMIT ${MAX_PAGE_WINDOW}) capped) AS total,
-              v.version
-         FROM articles_version v WHERE v.id = 1`,
-      bindings,
+      statement.sql,
+      statement.bindings,
       { client: this.client(), named: !filters.keyword }
     )
     const total = Number(row.total)
@@ -304,29 +332,18 @@ function containsPattern(keyword: string) {
   return `%${keyword.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
 }
 
-/** Cached counts by filters; bounded (keywords are caller-chosen), cleared when full. */
+/** Cached counts by count statement; bounded (keywords are caller-chosen), cleared when full. */
 const counts = new Map<string, { version: number; total: number; validUntil: number }>()
 const MAX_CACHED_COUNTS = 1000
 
 /**
- * Answers of keyword searches by the filters the query uses, tagged with the articles version
- * they were read at (see ArticleQueryService.search). Bounded in entries and bytes (keywords are
- * caller-chosen), and short-lived: an entry lives SEARCH_CACHE_TTL_MS at most, and never past the
+ * Answers of keyword searches by their page statement (cacheKeys), tagged with the articles
+ * version they were read at (see ArticleQueryService.search). Bounded in entries and bytes
+ * (keywords are caller-chosen), and short-lived: an entry lives SEARCH_CACHE_TTL_MS at most, and never past the
  * moment the next scheduled article falls due.
  */
 export const SEARCH_CACHE_TTL_MS = 10_000
 export const searches = new AnswerCache<ArticlePage>(500, 4 * 1024 * 1024, SEARCH_CACHE_TTL_MS)
-
-/** The search cache key: every validated filter the statement depends on, defaults filled in. */
-function searchKey(filters: ArticleListFilters) {
-  return [
-    filters.keyword ?? '',
-    filters.category ?? '',
-    filters.sort ?? 'newest',
-    filters.pageNum ?? 1,
-    filters.pageSize ?? PAGE_SIZE_DEFAULT,
-  ].join('\u0000')
-}
 
 /**
  * Forgets cached counts and search answers (tests: a rolled-back transaction rewinds the

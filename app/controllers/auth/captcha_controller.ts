@@ -1,6 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import adminAuthConfig from '#config/admin_auth'
 import { generateCaptchaImages } from '#captcha/generator'
+import { drawGate } from '#services/cpu_gates'
 import {
   armChallenge,
   claimChallenge,
@@ -115,7 +116,8 @@ export default class CaptchaController {
 
   /**
    * POST /api/auth/captcha: the slider for a solved proof of work. A replayed solution is refused
-   * before its key derivation; a wrong one after it, and both count against the address.
+   * before its key derivation; a wrong one after it, and both count against the address. Drawing
+   * waits in the draw gate (a device's challenge first).
    */
   async show({ request, response, serialize }: HttpContext) {
     const ip = request.ip()
@@ -131,7 +133,10 @@ export default class CaptchaController {
       await countFailure(ipKey(ip))
       throw captchaFailed()
     }
-    const images = await generateCaptchaImages()
+    // Claimed before the gate, so replays fail fast; a full gate (503) spends the solution.
+    const images = await drawGate.run(solved.device ? 'trusted' : 'anonymous', () =>
+      generateCaptchaImages()
+    )
     await armChallenge(solved.id, images.answerX)
     response.header('Cache-Control', 'no-store')
     return serialize({

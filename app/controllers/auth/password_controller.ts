@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import hash from '@adonisjs/core/services/hash'
-import hashGate from '#auth/hash_gate'
+import { hashGate } from '#services/cpu_gates'
 import { signAdminToken } from '#auth/jwt'
 import { createSession } from '#auth/sessions'
 import { setPassword } from '#services/admin_account_service'

@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { HashGate } from '#auth/hash_gate'
+import { PriorityGate } from '#services/cpu_gates'
 
 /** A job that runs until released, recording its start. */
 function job(log: string[], name: string) {
@@ -16,11 +16,11 @@ function job(log: string[], name: string) {
 }
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 
-test.group('HashGate', () => {
+test.group('PriorityGate', () => {
   test('runs at most `concurrency` at once; trusted waiters go before anonymous ones', async ({
     assert,
   }) => {
-    const gate = new HashGate(1, 10)
+    const gate = new PriorityGate(1, 10)
     const log: string[] = []
     const first = job(log, 'anon-1')
     const second = job(log, 'anon-2')
@@ -46,7 +46,7 @@ test.group('HashGate', () => {
   test('a full anonymous queue answers 503 at once; the trusted queue still takes the owner', async ({
     assert,
   }) => {
-    const gate = new HashGate(1, 2)
+    const gate = new PriorityGate(1, 2)
     const log: string[] = []
     const jobs = Array.from({ length: 3 }, (_, i) => job(log, `anon-${i}`))
     const runs = jobs.map((item) => gate.run('anonymous', item.work))
@@ -69,7 +69,7 @@ test.group('HashGate', () => {
   })
 
   test('a failing job frees its slot', async ({ assert }) => {
-    const gate = new HashGate(1, 1)
+    const gate = new PriorityGate(1, 1)
     await assert.rejects(() =>
       gate.run('anonymous', async () => {
         throw new Error('boom')

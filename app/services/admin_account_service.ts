@@ -107,7 +107,8 @@ export async function createAccount(input: AccountInput, options: CreateAccountO
     await options.beforeInsert?.(trx)
     const roleIds = [...(input.roleIds ?? [])]
     if (options.superAdmin) {
-      roleIds.push((await Role.findByOrFail('code', SUPER_ADMIN_ROLE, { client: trx })).id)
+      const role = await Role.findByOrFail('code', SUPER_ADMIN_ROLE, { client: trx })
+      roleIds.push(role.id)
     }
     const user = await User.create(
       {

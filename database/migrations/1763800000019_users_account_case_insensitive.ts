@@ -4,8 +4,8 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 export const ACCOUNT_LOWER_INDEX = 'users_account_lower_unique'
 
 /**
- * Accounts that differ only by letter case, one group per name ([['admin', 'ADMIN'], ...]): what
- * the unique index on lower(account) cannot be created over.
+ * Accounts that differ only by letter case, one group per name, oldest first
+ * ([['admin', 'ADMIN'], ...]): what the unique index on lower(account) cannot be created over.
  */
 export async function accountCaseClashes(client: QueryClientContract) {
   const rows: { account: string }[] = await client
@@ -14,7 +14,7 @@ export async function accountCaseClashes(client: QueryClientContract) {
     .whereRaw(
       'lower(account) IN (SELECT lower(account) FROM users GROUP BY lower(account) HAVING COUNT(*) > 1)'
     )
-    .orderByRaw('lower(account), account')
+    .orderByRaw('lower(account), id')
   const groups = new Map<string, string[]>()
   for (const { account } of rows) {
     const key = account.toLowerCase()

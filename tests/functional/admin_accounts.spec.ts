@@ -58,7 +58,45 @@ async function indexExists(name: string) {
 
 const migration = () => new CaseInsensitiveAccounts(db.connection(), 'test', false)
 
-test.group('Accounts: unique in any letter case, at the database', (group) => {
+const digestParameters = (digest: string) => digest.replace(/\$[^$]*\$[^$]*$/, '')
+
+/**
+ * What every creation path must agree on: enabled, token version 0, no email, never logged in,
+ * an argon2id digest of the given password made with the current parameters (those of the seeded
+ * administrator's), and the role codes.
+ */
+async function shapeOf(account: string, password: string) {
+  const user = await User.query().where('account', account).preload('roles').firstOrFail()
+  return {
+    status: user.status,
+    tokenVersion: user.tokenVersion,
+    email: user.email,
+    lastLoginAt: user.lastLoginAt,
+    digest: digestParameters(user.password),
+    verifies: await hash.verify(user.password, password),
+    needsReHash: hash.needsReHash(user.password),
+    roles: user.roles.map((role) => role.code),
+  }
+}
+
+async function expectedShape(roles?: string[]) {
+  const reference = await User.query()
+    .where('account', ADMIN_ACCOUNT)
+    .preload('roles')
+    .firstOrFail()
+  return {
+    status: 'enabled',
+    tokenVersion: 0,
+    email: null,
+    lastLoginAt: null,
+    digest: digestParameters(reference.password),
+    verifies: true,
+    needsReHash: false,
+    roles: roles ?? reference.roles.map((role) => role.code),
+  }
+}
+
+test.group('Accounts: unique in any letter case, at the database and in the admin API', (group) => {
   isolate(group)
 
   test('a raw insert of a case variant of an existing account fails at the database', async ({
@@ -103,112 +141,82 @@ test.group('Accounts: unique in any letter case, at the database', (group) => {
     assert.isTrue(await indexExists(ACCOUNT_LOWER_INDEX))
     await assert.rejects(() => rawInsert('DORA'))
   })
+
+  test('the admin API makes the common shape and refuses a case variant, naming the account', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await User.findByOrFail('account', ADMIN_ACCOUNT)
+    const role = await RoleFactory.create()
+    const created = await client
+      .post('/api/admin/users')
+      .json({ account: 'by.api', password: 'Api-created-Passw0rd-9', roleIds: [role.id] })
+      .loginAs(admin)
+    created.assertStatus(201)
+    assert.deepEqual(
+      await shapeOf('by.api', 'Api-created-Passw0rd-9'),
+      await expectedShape([role.code])
+    )
+    assert.match((await expectedShape()).digest, /^\$argon2id\$/)
+
+    const users = await userCount()
+    const taken = await client
+      .post('/api/admin/users')
+      .json({ account: 'BY.API', password: 'Another-Passw0rd-31' })
+      .loginAs(admin)
+    taken.assertStatus(409)
+    assert.equal(taken.body().errors[0].code, 'E_CONFLICT')
+    assert.equal(taken.body().errors[0].message, TAKEN('by.api'))
+    assert.equal(await userCount(), users)
+  })
 })
 
-/** The commands are other processes: committed rows. */
-test.group(
-  'Accounts: one creation path for the API, node ace user:create and the seeder',
-  (group) => {
-    withRealCommits(group)
+/**
+ * The commands are other processes: committed rows. No HTTP request here: the first limited
+ * request of a run creates its limiter, which on SQLite must happen inside an isolated test
+ * (tests/bootstrap.ts, createLimitersOnPostgres).
+ */
+test.group('Accounts: node ace user:create and the seeder, the same path as the API', (group) => {
+  withRealCommits(group)
 
-    test('node ace user:create ADMIN next to admin is refused, saying why, and writes nothing', async ({
-      assert,
-    }) => {
-      const users = await userCount()
-      const audits = Number((await db.from('audit_logs').count('* as n'))[0].n)
-      const run = ace(['user:create', ADMIN_ACCOUNT.toUpperCase(), '--password=Command-Passw0rd-1'])
-      assert.equal(run.status, 1, run.output)
-      assert.include(run.output, TAKEN(ADMIN_ACCOUNT))
-      assert.notInclude(run.output, 'Created administrator')
-      assert.equal(await userCount(), users)
-      assert.equal(Number((await db.from('audit_logs').count('* as n'))[0].n), audits)
-    }).timeout(90_000)
+  test('node ace user:create ADMIN next to admin is refused, saying why, and writes nothing', async ({
+    assert,
+  }) => {
+    const users = await userCount()
+    const audits = Number((await db.from('audit_logs').count('* as n'))[0].n)
+    const run = ace(['user:create', ADMIN_ACCOUNT.toUpperCase(), '--password=Command-Passw0rd-1'])
+    assert.equal(run.status, 1, run.output)
+    assert.include(run.output, TAKEN(ADMIN_ACCOUNT))
+    assert.notInclude(run.output, 'Created administrator')
+    assert.equal(await userCount(), users)
+    assert.equal(Number((await db.from('audit_logs').count('* as n'))[0].n), audits)
+  }).timeout(90_000)
 
-    test('the three paths make the same account and refuse a case variant alike', async ({
-      client,
-      assert,
-    }) => {
-      const admin = await User.findByOrFail('account', ADMIN_ACCOUNT)
-      const role = await RoleFactory.create()
-      const created = await client
-        .post('/api/admin/users')
-        .json({ account: 'by.api', password: 'Api-created-Passw0rd-9', roleIds: [role.id] })
-        .loginAs(admin)
-      created.assertStatus(201)
-      const command = ace([
-        'user:create',
-        'by.command',
-        '--super-admin',
-        '--password=Cmd-Passw0rd-42',
-      ])
-      assert.equal(command.status, 0, command.output)
-      const seeded = seed('by.seeder', 'Seeder-Passw0rd-77')
-      assert.equal(seeded.status, 0, seeded.output)
+  test('node ace user:create and the seeder make the same account and refuse a case variant alike', async ({
+    assert,
+  }) => {
+    const command = ace([
+      'user:create',
+      'by.command',
+      '--super-admin',
+      '--password=Cmd-Passw0rd-42',
+    ])
+    assert.equal(command.status, 0, command.output)
+    const seeded = seed('by.seeder', 'Seeder-Passw0rd-77')
+    assert.equal(seeded.status, 0, seeded.output)
+    // Both super administrators hold exactly the role the first administrator holds.
+    const superAdmin = await expectedShape()
+    assert.deepEqual(await shapeOf('by.command', 'Cmd-Passw0rd-42'), superAdmin)
+    assert.deepEqual(await shapeOf('by.seeder', 'Seeder-Passw0rd-77'), superAdmin)
+    const users = await userCount()
 
-      // One shape: enabled, token version 0, no email, never logged in, an argon2id digest made
-      // with the current parameters; the command's and the seeder's super admins hold exactly the
-      // role the first administrator holds.
-      const shapeOf = async (account: string, password: string) => {
-        const user = await User.query().where('account', account).preload('roles').firstOrFail()
-        assert.isTrue(await hash.verify(user.password, password), account)
-        return {
-          status: user.status,
-          tokenVersion: user.tokenVersion,
-          email: user.email,
-          lastLoginAt: user.lastLoginAt,
-          digest: user.password.replace(/\$[^$]*\$[^$]*$/, ''),
-          needsReHash: hash.needsReHash(user.password),
-          roles: user.roles.map((r) => r.code),
-        }
-      }
-      const reference = await User.query()
-        .where('account', ADMIN_ACCOUNT)
-        .preload('roles')
-        .firstOrFail()
-      const common = {
-        status: 'enabled',
-        tokenVersion: 0,
-        email: null,
-        lastLoginAt: null,
-        digest: reference.password.replace(/\$[^$]*\$[^$]*$/, ''),
-        needsReHash: false,
-      }
-      assert.match(common.digest, /^\$argon2id\$/)
-      const superAdmin = reference.roles.map((r) => r.code)
-      assert.deepEqual(await shapeOf('by.api', 'Api-created-Passw0rd-9'), {
-        ...common,
-        roles: [role.code],
-      })
-      assert.deepEqual(await shapeOf('by.command', 'Cmd-Passw0rd-42'), {
-        ...common,
-        roles: superAdmin,
-      })
-      assert.deepEqual(await shapeOf('by.seeder', 'Seeder-Passw0rd-77'), {
-        ...common,
-        roles: superAdmin,
-      })
-      const users = await userCount()
-
-      // The same case-insensitive check on every path.
-      const api = await client
-        .post('/api/admin/users')
-        .json({ account: 'BY.COMMAND', password: 'Another-Passw0rd-31' })
-        .loginAs(admin)
-      api.assertStatus(409)
-      assert.equal(api.body().errors[0].code, 'E_CONFLICT')
-      assert.equal(api.body().errors[0].message, TAKEN('by.command'))
-      const again = ace(['user:create', 'By.Seeder', '--password=Another-Passw0rd-31'])
-      assert.equal(again.status, 1, again.output)
-      assert.include(again.output, TAKEN('by.seeder'))
-      const reseeded = seed('BY.API', 'Another-Passw0rd-31')
-      assert.equal(reseeded.status, 0, reseeded.output)
-      assert.equal(await userCount(), users)
-      assert.isFalse(
-        await hash.verify(
-          (await User.findByOrFail('account', 'by.api')).password,
-          'Another-Passw0rd-31'
-        )
-      )
-    }).timeout(180_000)
-  }
-)
+    const again = ace(['user:create', 'By.Seeder', '--password=Another-Passw0rd-31'])
+    assert.equal(again.status, 1, again.output)
+    assert.include(again.output, TAKEN('by.seeder'))
+    const reseeded = seed('BY.COMMAND', 'Another-Passw0rd-31')
+    assert.equal(reseeded.status, 0, reseeded.output)
+    assert.equal(await userCount(), users)
+    const stored = await User.findByOrFail('account', 'by.command')
+    assert.isFalse(await hash.verify(stored.password, 'Another-Passw0rd-31'))
+  }).timeout(180_000)
+})

@@ -25,54 +25,32 @@ export default class UserCreate extends BaseCommand {
   declare superAdmin?: boolean
 
   async run() {
-    const { default: User } = await import('#models/user')
-    const { default: hash } = await import('@adonisjs/core/services/hash')
-    const { createSuperAdmin, generatePassword } = await import('#services/admin_account_service')
-    const { assertPasswordPolicy } = await import('#services/password_policy')
-    const { default: db } = await import('@adonisjs/lucid/services/db')
+    const { createAccount, generatePassword } = await import('#services/admin_account_service')
     const { changedFields, commandSource, recordAudit } = await import('#services/audit_log')
     const { PERMISSIONS } = await import('#auth/permissions')
     const source = commandSource(UserCreate.commandName, PERMISSIONS.user.create)
-    // The audit row is written in the account's own transaction.
-    const audit = (trx: any, user: any) =>
-      recordAudit(trx, source, {
-        targetType: 'user',
-        targetId: user.id,
-        changes: {
-          ...changedFields({}, user.$attributes),
-          ...(this.superAdmin ? { roles: [[], ['super_admin']] } : {}),
-        },
-      })
-
-    if (await User.findBy('account', this.account)) {
-      this.logger.error(`Account "${this.account}" already exists`)
-      this.exitCode = 1
-      return
-    }
     const password = this.password ?? generatePassword()
-    const nickname = this.nickname ?? this.account
     try {
-      if (this.superAdmin) {
-        await createSuperAdmin(this.account, password, nickname, audit)
-      } else {
-        await assertPasswordPolicy(password, this.account)
-        const digest = await hash.make(password)
-        await db.transaction(async (trx) => {
-          const user = await User.create(
-            {
-              account: this.account,
-              nickname,
-              password: digest,
-              status: 'enabled',
-              tokenVersion: 0,
-            },
-            { client: trx }
-          )
-          await audit(trx, user)
-        })
-      }
+      await createAccount(
+        { account: this.account, password, nickname: this.nickname },
+        {
+          superAdmin: this.superAdmin,
+          // The audit row is written in the account's own transaction.
+          alsoInTransaction: (trx, user) =>
+            recordAudit(trx, source, {
+              targetType: 'user',
+              targetId: user.id,
+              changes: {
+                ...changedFields({}, user.$attributes),
+                ...(this.superAdmin ? { roles: [[], ['super_admin']] } : {}),
+              },
+            }),
+        }
+      )
     } catch (error) {
-      if ((error as { code?: string }).code === 'E_VALIDATION_ERROR') {
+      // The password policy (422) or an account that exists in any letter case (409).
+      const code = (error as { code?: string }).code
+      if (code === 'E_VALIDATION_ERROR' || code === 'E_CONFLICT') {
         this.logger.error((error as Error).message)
         this.exitCode = 1
         return

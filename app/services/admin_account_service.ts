@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import hash from '@adonisjs/core/services/hash'
 import db from '@adonisjs/lucid/services/db'
-import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import User from '#models/user'
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
+import User, { type UserStatus } from '#models/user'
 import Role, { SUPER_ADMIN_ROLE } from '#models/role'
+import { conflict } from '#exceptions/api_exception'
 import { assertPasswordPolicy } from '#services/password_policy'
+import hashGate, { type HashPriority } from '#auth/hash_gate'
 import { deviceIdsOf, revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { accountKey, deviceKey, unlockKeys } from '#auth/login_limiter'
@@ -12,6 +14,23 @@ import { accountKey, deviceKey, unlockKeys } from '#auth/login_limiter'
 /** A random password that passes the policy: 18 characters from 13 random bytes. */
 export function generatePassword() {
   return randomBytes(13).toString('base64url').slice(0, 16) + 'a1'
+}
+
+/**
+ * The one way a password becomes a digest (argon2id, config/hash.ts), behind the hash gate:
+ * account creation, every password change and reset. Callers here are signed in or local, so
+ * they wait in the trusted queue.
+ */
+export function hashPassword(password: string, priority: HashPriority = 'trusted') {
+  return hashGate.run(priority, () => hash.make(password))
+}
+
+/**
+ * The account of that name in any letter case (accounts are unique case-insensitively: the
+ * unique index on lower(account)), or null.
+ */
+export function findAccount(account: string, client?: QueryClientContract) {
+  return User.query({ client }).whereRaw('lower(account) = ?', [account.toLowerCase()]).first()
 }
 
 /**
@@ -28,7 +47,7 @@ export async function setPassword(
   alsoInTransaction?: (trx: TransactionClientContract) => Promise<unknown>
 ) {
   await assertPasswordPolicy(password, user.account, field)
-  const digest = await hash.make(password)
+  const digest = await hashPassword(password)
   const devices = await deviceIdsOf(user.id)
   await db.transaction(async (trx) => {
     user.useTransaction(trx)
@@ -49,27 +68,61 @@ export async function unlockAccount(user: User) {
   await unlockKeys([accountKey(user.account), ...devices.map(deviceKey)])
 }
 
-/**
- * Creates a super administrator (used by the seeder and `node ace user:create --super-admin`),
- * user and role link in one transaction.
- */
-export async function createSuperAdmin(
-  account: string,
-  password: string,
-  nickname = 'Administrator',
-  /** More work in the same transaction (the command's audit row). */
+export type AccountInput = {
+  account: string
+  password: string
+  /** Defaults to the account name. */
+  nickname?: string
+  email?: string | null
+  status?: UserStatus
+  roleIds?: number[]
+}
+
+export type CreateAccountOptions = {
+  /** Also grant the protected super_admin role (the seeder, `user:create --super-admin`). */
+  superAdmin?: boolean
+  /** Checks in the account's transaction, before the insert (the API: roles exist, grant rule). */
+  beforeInsert?: (trx: TransactionClientContract) => Promise<unknown>
+  /** More work in the same transaction, after the account and its role links (the audit row). */
   alsoInTransaction?: (trx: TransactionClientContract, user: User) => Promise<unknown>
-) {
+}
+
+/**
+ * Creates an administrator: the one path of the admin API, `node ace user:create` and the seeder.
+ * Password policy (422), an existing account in any letter case (409 E_CONFLICT; a concurrent
+ * create loses at the unique index on lower(account)), then the digest, and the account with its
+ * role links in one transaction.
+ */
+export async function createAccount(input: AccountInput, options: CreateAccountOptions = {}) {
+  const { account, password } = input
   await assertPasswordPolicy(password, account)
-  const digest = await hash.make(password)
+  const existing = await findAccount(account)
+  if (existing) {
+    throw conflict(
+      `An account named "${existing.account}" already exists (accounts are case-insensitive)`
+    )
+  }
+  const digest = await hashPassword(password)
   return db.transaction(async (trx) => {
-    const role = await Role.findByOrFail('code', SUPER_ADMIN_ROLE, { client: trx })
+    await options.beforeInsert?.(trx)
+    const roleIds = [...(input.roleIds ?? [])]
+    if (options.superAdmin) {
+      const role = await Role.findByOrFail('code', SUPER_ADMIN_ROLE, { client: trx })
+      roleIds.push(role.id)
+    }
     const user = await User.create(
-      { account, nickname, password: digest, status: 'enabled', tokenVersion: 0 },
+      {
+        account,
+        password: digest,
+        nickname: input.nickname ?? account,
+        email: input.email ?? null,
+        status: input.status ?? 'enabled',
+        tokenVersion: 0,
+      },
       { client: trx }
     )
-    await user.related('roles').attach([role.id], trx)
-    await alsoInTransaction?.(trx, user)
+    if (roleIds.length) await user.related('roles').attach(roleIds, trx)
+    await options.alsoInTransaction?.(trx, user)
     return user
   })
 }

@@ -1,25 +1,26 @@
 import { BaseSeeder } from '@adonisjs/lucid/seeders'
 import env from '#start/env'
-import User from '#models/user'
-import { createSuperAdmin, generatePassword } from '#services/admin_account_service'
+import { createAccount, findAccount, generatePassword } from '#services/admin_account_service'
 
 /**
  * The first administrator, holding the super-admin role. Account from ADMIN_ACCOUNT (default
  * "admin"), password from ADMIN_PASSWORD; without one, a random password is generated and printed
- * once. There is no default password. Does nothing when the account already exists.
+ * once. There is no default password. Does nothing when the account already exists (in any
+ * letter case). The same createAccount() as the admin API and `node ace user:create`.
  */
 export default class AdminSeeder extends BaseSeeder {
   async run() {
     const account = env.get('ADMIN_ACCOUNT') || 'admin'
-    if (await User.findBy('account', account)) {
+    const existing = await findAccount(account)
+    if (existing) {
       this.print(
-        `Administrator "${account}" already exists (reset its password with: node ace user:reset-password ${account})`
+        `Administrator "${existing.account}" already exists (reset its password with: node ace user:reset-password ${existing.account})`
       )
       return
     }
     const given = env.get('ADMIN_PASSWORD')
     const password = given || generatePassword()
-    await createSuperAdmin(account, password)
+    await createAccount({ account, password, nickname: 'Administrator' }, { superAdmin: true })
     this.print(
       given
         ? `Created administrator "${account}" with the password from ADMIN_PASSWORD`

@@ -1,12 +1,10 @@
-import hash from '@adonisjs/core/services/hash'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import User, { type UserStatus } from '#models/user'
-import { conflict, forbidden } from '#exceptions/api_exception'
+import { forbidden } from '#exceptions/api_exception'
 import UserPolicy from '#policies/user_policy'
 import { accountHolding, roleGrants } from '#policies/holdings'
-import { assertPasswordPolicy } from '#services/password_policy'
-import { setPassword, unlockAccount } from '#services/admin_account_service'
+import { createAccount, setPassword, unlockAccount } from '#services/admin_account_service'
 import { revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { accountKey, blockedUntil } from '#auth/login_limiter'
@@ -96,39 +94,22 @@ export default class UserService {
   }
 
   async create(actor: Actor, data: CreateUserData) {
-    await assertPasswordPolicy(data.password, data.account)
-    // Accounts differing only in case would be confusing at login: refused like a duplicate.
-    const taken = await User.query()
-      .whereRaw('LOWER(account) = ?', [data.account.toLowerCase()])
-      .first()
-    if (taken) throw conflict('The account is already taken')
     const roleIds = uniqueIds(data.roleIds)
-    const digest = await hash.make(data.password)
-
-    const user = await db.transaction(async (trx) => {
-      await assertIdsExist('roles', roleIds, 'roleIds', trx)
-      await actor.bouncer.with(UserPolicy).authorize('create', await roleGrants(trx, roleIds))
-      // A unique violation on account (a concurrent create) is answered 409 by the handler.
-      const created = await User.create(
-        {
-          account: data.account,
-          password: digest,
-          nickname: data.nickname ?? data.account,
-          email: data.email ?? null,
-          status: data.status ?? 'enabled',
-          tokenVersion: 0,
+    const user = await createAccount(
+      { ...data, roleIds },
+      {
+        beforeInsert: async (trx) => {
+          await assertIdsExist('roles', roleIds, 'roleIds', trx)
+          await actor.bouncer.with(UserPolicy).authorize('create', await roleGrants(trx, roleIds))
         },
-        { client: trx }
-      )
-      // Same transaction: if a link row fails, the account is not created either.
-      if (roleIds.length) await created.related('roles').attach(roleIds, trx)
-      await audit(trx, actor, {
-        targetType: 'user',
-        targetId: created.id,
-        changes: { ...changedFields({}, created.$attributes), roleIds: [[], roleIds] },
-      })
-      return created
-    })
+        alsoInTransaction: (trx, created) =>
+          audit(trx, actor, {
+            targetType: 'user',
+            targetId: created.id,
+            changes: { ...changedFields({}, created.$attributes), roleIds: [[], roleIds] },
+          }),
+      }
+    )
     return this.show(user.id)
   }
 

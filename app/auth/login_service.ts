@@ -7,6 +7,7 @@ import { consumeCredential, credentialLevel } from '#captcha/challenge_store'
 import { captchaTokenInvalid, invalidCredentials } from '#exceptions/api_exception'
 import { LOCKED_ACCOUNT_LEVEL } from '#captcha/difficulty'
 import { hashGate } from '#services/cpu_gates'
+import { hashPassword } from '#services/admin_account_service'
 import { findDevice, issueDeviceToken, touchDevice } from '#auth/device_tokens'
 import { createSession } from '#auth/sessions'
 import { recordLogin } from '#auth/login_log'
@@ -130,9 +131,7 @@ export async function login(input: LoginInput, logger: Logger) {
 
     await settleSuccess(reservation, counted)
     // Hashing parameters changed since this digest was made: re-hash with the current ones.
-    if (hash.needsReHash(user.password)) {
-      user.password = await hashGate.run(priority, () => hash.make(password))
-    }
+    if (hash.needsReHash(user.password)) user.password = await hashPassword(password, priority)
     user.lastLoginAt = DateTime.utc()
     await user.save()
     let deviceToken = input.deviceToken!

@@ -6,7 +6,7 @@ import User, { type UserStatus } from '#models/user'
 import Role, { SUPER_ADMIN_ROLE } from '#models/role'
 import { conflict } from '#exceptions/api_exception'
 import { assertPasswordPolicy } from '#services/password_policy'
-import hashGate, { type HashPriority } from '#auth/hash_gate'
+import { hashGate, type Priority } from '#services/cpu_gates'
 import { deviceIdsOf, revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { accountKey, deviceKey, unlockKeys } from '#auth/login_limiter'
@@ -21,7 +21,7 @@ export function generatePassword() {
  * account creation, every password change and reset. Callers here are signed in or local, so
  * they wait in the trusted queue.
  */
-export function hashPassword(password: string, priority: HashPriority = 'trusted') {
+export function hashPassword(password: string, priority: Priority = 'trusted') {
   return hashGate.run(priority, () => hash.make(password))
 }
 

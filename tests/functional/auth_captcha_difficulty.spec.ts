@@ -21,8 +21,8 @@ const levelOf = async (client: ApiClient, query = '', headers: Record<string, st
   return response.body().data
 }
 
-/** The whole flow for an account: challenge for it, slider, drag, then login. */
-async function loginThroughCaptcha(client: ApiClient, account: string, password: string) {
+/** Challenge (for `account`, if given), slider, right drag: the one-time credential. */
+async function sliderCredential(client: ApiClient, account?: string): Promise<string> {
   const slider = await newCaptcha(client, { account })
   slider.assertStatus(200)
   const { captchaId } = slider.body().data
@@ -30,7 +30,12 @@ async function loginThroughCaptcha(client: ApiClient, account: string, password:
     .post('/api/auth/captcha/verify')
     .json(await rightVerify({ captchaId }, await challengeAnswer(captchaId)))
   verify.assertStatus(200)
-  const { captchaToken } = verify.body().data
+  return verify.body().data.captchaToken
+}
+
+/** The whole flow for an account: challenge for it, slider, drag, then login. */
+async function loginThroughCaptcha(client: ApiClient, account: string, password: string) {
+  const captchaToken = await sliderCredential(client, account)
   return {
     captchaToken,
     response: await client.post('/api/auth/login').json({ account, password, captchaToken }),
@@ -93,13 +98,7 @@ test.group('Captcha difficulty', (group) => {
     // before any hash, left unspent.
     const anonymous = await levelOf(client)
     assert.equal(anonymous.level, 0)
-    const cheap = await newCaptcha(client)
-    const cheapId = cheap.body().data.captchaId
-    const cheapToken = (
-      await client
-        .post('/api/auth/captcha/verify')
-        .json(await rightVerify({ captchaId: cheapId }, await challengeAnswer(cheapId)))
-    ).body().data.captchaToken
+    const cheapToken = await sliderCredential(client)
     const refused = await client
       .post('/api/auth/login')
       .json({ account: 'owner', password: TEST_PASSWORD, captchaToken: cheapToken })
@@ -121,13 +120,7 @@ test.group('Captcha difficulty', (group) => {
     client,
   }) => {
     await createAdmin('owner')
-    const slider = await newCaptcha(client)
-    const { captchaId } = slider.body().data
-    const { captchaToken } = (
-      await client
-        .post('/api/auth/captcha/verify')
-        .json(await rightVerify({ captchaId }, await challengeAnswer(captchaId)))
-    ).body().data
+    const captchaToken = await sliderCredential(client)
     const forged = `2.${captchaToken.split('.')[1]}`
     const login = await client
       .post('/api/auth/login')
@@ -139,13 +132,7 @@ test.group('Captcha difficulty', (group) => {
   test('a credential asked for one account does not log in another', async ({ client }) => {
     await createAdmin('alice')
     await createAdmin('bob')
-    const slider = await newCaptcha(client, { account: 'alice' })
-    const { captchaId } = slider.body().data
-    const { captchaToken } = (
-      await client
-        .post('/api/auth/captcha/verify')
-        .json(await rightVerify({ captchaId }, await challengeAnswer(captchaId)))
-    ).body().data
+    const captchaToken = await sliderCredential(client, 'alice')
     const login = await client
       .post('/api/auth/login')
       .json({ account: 'bob', password: TEST_PASSWORD, captchaToken })

@@ -1,14 +1,13 @@
 import { test } from '@japa/runner'
 import type { Assert } from '@japa/assert'
-import { request as httpRequest } from 'node:http'
 import { spawnSync } from 'node:child_process'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import env from '#start/env'
 import type User from '#models/user'
 import { PERMISSIONS } from '#auth/permissions'
 import { accountKey, blocksToday } from '#auth/login_limiter'
 import { withRealCommits } from '#tests/helpers/database'
+import { type Reply, sendFrom } from '#tests/helpers/http_from'
 import { startAppProcess } from '#tests/helpers/app_process'
 import { assertRateLimitHeaders } from '#tests/helpers/rate_limit'
 import {
@@ -26,8 +25,6 @@ import {
 const PER_ACCOUNT = 5
 const WRONG = 'Wrong-Guess-123'
 
-type Reply = { status: number; body: any; headers: Record<string, unknown> }
-
 /** A 429 with Retry-After and the RateLimit-* headers. */
 function assertBlocked(assert: Assert, reply: Reply) {
   assert.equal(reply.status, 429, JSON.stringify(reply.body))
@@ -35,44 +32,13 @@ function assertBlocked(assert: Assert, reply: Reply) {
 }
 
 /** A JSON request to the test server from a chosen loopback address (the socket's, not a header). */
-function send(
+const send = (
   from: string,
   method: string,
   path: string,
   body?: unknown,
   headers: Record<string, string> = {}
-): Promise<Reply> {
-  const payload = body === undefined ? undefined : JSON.stringify(body)
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: env.get('HOST'),
-        port: env.get('PORT'),
-        method,
-        path,
-        localAddress: from,
-        headers: {
-          'content-type': 'application/json',
-          ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}),
-          ...headers,
-        },
-      },
-      (res) => {
-        let text = ''
-        res.on('data', (chunk) => (text += chunk))
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode!,
-            body: text ? JSON.parse(text) : null,
-            headers: res.headers,
-          })
-        )
-      }
-    )
-    req.on('error', reject)
-    req.end(payload)
-  })
-}
+) => sendFrom(from, method, path, { body, headers })
 
 const login = async (from: string, account: string, password: string, extra = {}) =>
   send(from, 'POST', '/api/auth/login', {

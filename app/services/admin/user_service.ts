@@ -4,7 +4,12 @@ import User, { type UserStatus } from '#models/user'
 import { forbidden } from '#exceptions/api_exception'
 import UserPolicy from '#policies/user_policy'
 import { accountHolding, roleGrants } from '#policies/holdings'
-import { createAccount, setPassword, unlockAccount } from '#services/admin_account_service'
+import {
+  type AccountInput,
+  createAccount,
+  setPassword,
+  unlockAccount,
+} from '#services/admin_account_service'
 import { revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { accountKey, blockedUntil } from '#auth/login_limiter'
@@ -29,15 +34,6 @@ export type UserFilters = {
   keyword?: string
   status?: UserStatus
   roleId?: number
-}
-
-export type CreateUserData = {
-  account: string
-  password: string
-  nickname?: string
-  email?: string | null
-  status?: UserStatus
-  roleIds?: number[]
 }
 
 export type UpdateUserData = { nickname?: string; email?: string | null; status?: UserStatus }
@@ -93,7 +89,7 @@ export default class UserService {
     return this.show(id)
   }
 
-  async create(actor: Actor, data: CreateUserData) {
+  async create(actor: Actor, data: AccountInput) {
     const roleIds = uniqueIds(data.roleIds)
     const user = await createAccount(
       { ...data, roleIds },

@@ -24,10 +24,10 @@ export default class UserResetPassword extends BaseCommand {
   declare generate?: boolean
 
   async run() {
-    const { default: User } = await import('#models/user')
-    const { setPassword, generatePassword } = await import('#services/admin_account_service')
+    const { findAccount, setPassword, generatePassword } =
+      await import('#services/admin_account_service')
 
-    const user = await User.findBy('account', this.account)
+    const user = await findAccount(this.account)
     if (!user) {
       this.logger.error(`No administrator with account "${this.account}"`)
       this.exitCode = 1

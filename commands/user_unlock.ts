@@ -16,9 +16,8 @@ export default class UserUnlock extends BaseCommand {
   declare account: string
 
   async run() {
-    const { default: User } = await import('#models/user')
-    const { unlockAccount } = await import('#services/admin_account_service')
-    const user = await User.findBy('account', this.account)
+    const { findAccount, unlockAccount } = await import('#services/admin_account_service')
+    const user = await findAccount(this.account)
     if (!user) {
       this.logger.error(`No administrator with account "${this.account}"`)
       this.exitCode = 1

@@ -1,13 +1,12 @@
 import hash from '@adonisjs/core/services/hash'
 import { DateTime } from 'luxon'
 import type { Logger } from '@adonisjs/core/logger'
-import User from '#models/user'
 import { signAdminToken } from '#auth/jwt'
 import { consumeCredential, credentialLevel } from '#captcha/challenge_store'
 import { captchaTokenInvalid, invalidCredentials } from '#exceptions/api_exception'
 import { LOCKED_ACCOUNT_LEVEL } from '#captcha/difficulty'
 import { hashGate } from '#services/cpu_gates'
-import { hashPassword } from '#services/admin_account_service'
+import { findAccount, hashPassword } from '#services/admin_account_service'
 import { findDevice, issueDeviceToken, touchDevice } from '#auth/device_tokens'
 import { createSession } from '#auth/sessions'
 import { recordLogin } from '#auth/login_log'
@@ -110,7 +109,7 @@ export async function login(input: LoginInput, logger: Logger) {
       throw captchaTokenInvalid()
     }
 
-    const user = await User.findBy('account', account)
+    const user = await findAccount(account)
     const digest = user?.password ?? (await getDummyDigest())
     const passwordMatches = await hashGate.run(priority, () => hash.verify(digest, password))
     if (!user || !passwordMatches || !user.isEnabled) {

@@ -255,6 +255,18 @@ test.group('Login', (group) => {
     assertRateLimitHeaders(assert, blocked.headers())
   }).timeout(60_000)
 
+  test('the account is found whatever its case, as it is unique whatever its case', async ({
+    client,
+  }) => {
+    await createAdmin('mixed.Case')
+    const login = await client.post('/api/auth/login').json({
+      account: 'MIXED.case',
+      password: TEST_PASSWORD,
+      captchaToken: await freshCredential(),
+    })
+    login.assertStatus(200)
+  })
+
   test('request shape errors are 422 with one entry per field', async ({ client, assert }) => {
     const response = await client.post('/api/auth/login').json({ account: '', password: 12 })
     response.assertStatus(422)

@@ -11,6 +11,7 @@ import { prepareTestDatabase } from '#tests/helpers/database'
 import { ensurePgDatabase } from '#tests/helpers/pg_database'
 import { createApiServer } from '#start/http_server'
 import { createLimiters } from '#auth/login_limiter'
+import { flushLimiterRedis } from '#tests/helpers/redis'
 import { contractChecks, contractTeardown } from '#tests/helpers/openapi_contract'
 
 export const plugins: Config['plugins'] = [
@@ -60,8 +61,22 @@ function reportSuites() {
   )
 }
 
+/**
+ * With LIMITER_STORE=redis the counters live in Redis, outside every database reset, and the
+ * limiter only clears stores it has used in this process: a run starts from an empty REDIS_DB, so
+ * blocks left by an earlier run (on this machine, or a CI run before) cannot leak into this one.
+ */
+async function flushRedisLimiterStore() {
+  if (env.get('LIMITER_STORE', 'database') === 'redis') await flushLimiterRedis()
+}
+
 export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
-  setup: [ensurePostgresDatabase, () => prepareTestDatabase(), createLimitersOnPostgres],
+  setup: [
+    ensurePostgresDatabase,
+    () => prepareTestDatabase(),
+    createLimitersOnPostgres,
+    flushRedisLimiterStore,
+  ],
   teardown: [reportSuites],
 }
 

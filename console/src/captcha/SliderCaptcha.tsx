@@ -187,7 +187,7 @@ export function SliderCaptcha({
     {
       idle: 'Enter your account to load the puzzle',
       working: 'Preparing the puzzle…',
-      ready: 'Drag the piece into the gap (or ← → keys)',
+      ready: 'Drag the piece to the gap (or ← →)',
       dragging: '',
       verifying: 'Checking…',
       verified: 'Verified',
@@ -270,7 +270,15 @@ export function SliderCaptcha({
           variant="body2"
           color="text.secondary"
           aria-live="polite"
-          sx={{ position: 'absolute', inset: 0, textAlign: 'center', lineHeight: `${handle}px` }}
+          sx={{
+            position: 'absolute',
+            inset: 0,
+            // Beside the handle at rest, not under it.
+            left: handle,
+            textAlign: 'center',
+            lineHeight: `${handle}px`,
+            whiteSpace: 'nowrap',
+          }}
         >
           {hint}
         </Typography>

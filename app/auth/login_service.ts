@@ -29,7 +29,7 @@ import {
  * account costs the same argon2id work as a wrong password (no account enumeration by timing).
  */
 let dummyDigest: Promise<string> | undefined
-const getDummyDigest = () => (dummyDigest ??= hash.make(crypto.randomUUID()))
+const getDummyDigest = () => (dummyDigest ??= hashPassword(crypto.randomUUID()))
 
 type LoginInput = {
   account: string

@@ -98,11 +98,12 @@ export class ArticleQueryService {
    * page was read at, which is what the answer is cached under.
    */
   protected async search(filters: ArticleListFilters, ip?: string): Promise<ArticlePage> {
-    const key = this.cacheKeys(filters).page
+    const keys = this.cacheKeys(filters)
+    const key = keys.page
     const cached = searches.get(key)
     if (cached && cached.version === (await this.version())) return cached.value
 
-    const answer = await searchGate.run(() => this.read(filters), ip)
+    const answer = await searchGate.run(() => this.read(filters, keys), ip)
     if (answer.cacheable) {
       const bytes = Buffer.byteLength(JSON.stringify(answer.page.rows)) + key.length + 200
       searches.set(key, answer.page, answer.version, bytes, answer.validUntil)
@@ -125,7 +126,10 @@ export class ArticleQueryService {
    * due (until then the page stays right at that version). `cacheable`: the total, when counted,
    * was counted at that same version.
    */
-  protected async read(filters: ArticleListFilters): Promise<{
+  protected async read(
+    filters: ArticleListFilters,
+    keys?: ReturnType<ArticleQueryService['cacheKeys']>
+  ): Promise<{
     page: ArticlePage
     version: number
     validUntil: number
@@ -150,7 +154,15 @@ export class ArticleQueryService {
     const counted =
       rows.length < pageSize && (rows.length > 0 || offset === 0)
         ? { total: offset + rows.length, version }
-        : await this.count(filters, statements.count, now, version, validUntil)
+        : await this.count(
+            filters,
+            statements.count,
+            // Derived once per request: the search already has them.
+            (keys ?? this.cacheKeys(filters)).count,
+            now,
+            version,
+            validUntil
+          )
     const page = {
       rows: rows.map((row) => this.toPublic(row)),
       total: counted.total,
@@ -244,11 +256,11 @@ export class ArticleQueryService {
   protected async count(
     filters: ArticleListFilters,
     statement: Statement,
+    key: string,
     now: number,
     version: number,
     validUntil: number
   ) {
-    const key = this.cacheKeys(filters).count
     const hit = counts.get(key)
     if (hit && hit.version === version && now < hit.validUntil) return { total: hit.total, version }
 

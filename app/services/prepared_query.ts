@@ -4,38 +4,21 @@ import env from '#start/env'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 
 /**
- * The one place where queries that run on every request (the guard's user row, the access
- * snapshot, the public list, count and detail) are sent as prepared statements.
- *
- * PostgreSQL: each SQL text gets a stable name derived from its hash, and the pg driver sends it
- * as a named statement. PostgreSQL parses and plans it once per connection and then only binds
- * and executes (the snapshot CTE spent 0.4-0.7 ms planning on every request as an unnamed one).
- * Names are per server connection: behind PgBouncer in transaction mode a client may land on
- * another server connection than the one that prepared the name, so PG_PREPARED_STATEMENTS=false
- * turns naming off there (PgBouncer 1.21+ with max_prepared_statements > 0 handles names itself
- * and can keep it on). See README, "What a protected request reads".
- *
- * SQLite: better-sqlite3 prepares in-process in microseconds; the query goes through Lucid.
- *
- * Queries use `?` placeholders on both databases. Inside a Lucid transaction (the test suite's
- * global transaction included) the statement runs on that transaction's connection.
+ * The queries that run on every request (guard row, access snapshot, public list/count/detail),
+ * sent on PostgreSQL as named statements: parsed and planned once per connection. Only documented
+ * APIs: knex's `.options()` hands pg its own `name`. Behind PgBouncer in transaction mode, set
+ * PG_PREPARED_STATEMENTS=false (docs/architecture.md, "What a protected request reads").
  */
 const NAMED = env.get('PG_PREPARED_STATEMENTS', true)
 
-type Statement = { name: string; text: string }
-const statements = new Map<string, Statement>()
-
-/** `?` -> `$n`, once per SQL text. The texts here are ours: no `?` appears inside a literal. */
-function statementFor(sql: string): Statement {
-  let statement = statements.get(sql)
-  if (!statement) {
-    let index = 0
-    const text = sql.replace(/\?/g, () => `$${++index}`)
-    const name = `q_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`
-    statement = { name, text }
-    statements.set(sql, statement)
+const names = new Map<string, string>()
+function nameOf(sql: string) {
+  let name = names.get(sql)
+  if (!name) {
+    name = `q_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`
+    names.set(sql, name)
   }
-  return statement
+  return name
 }
 
 type Options = {
@@ -48,6 +31,7 @@ type Options = {
   named?: boolean
 }
 
+/** `?` placeholders on both databases; inside a transaction, runs on the transaction's connection. */
 export async function preparedQuery<Row = Record<string, any>>(
   sql: string,
   bindings: unknown[],
@@ -56,25 +40,22 @@ export async function preparedQuery<Row = Record<string, any>>(
   if (client.dialect.name !== 'postgres') {
     return (await client.rawQuery(sql, bindings as any[])) as unknown as Row[]
   }
-
-  const { name, text } = statementFor(sql)
-  const knex = client.getReadClient()
+  // The read client: the replica when the connection has one (the transaction inside one).
+  const query = client.getReadClient().raw(sql, bindings as any[])
+  if (NAMED && named) query.options({ name: nameOf(sql) })
   const started = client.debug ? process.hrtime() : undefined
-  const connection = await knex.client.acquireConnection()
   try {
-    const result = await connection.query(
-      NAMED && named ? { name, text, values: bindings } : { text, values: bindings }
-    )
+    const result = await query
     return result.rows
   } finally {
-    await knex.client.releaseConnection(connection)
-    // The same `db:query` event Lucid emits with `debug` on: round-trip counts in tests and bench.
+    // Lucid's own `db:query` event (knex is called directly): round-trip counts in tests and bench.
     if (started) {
       client.emitter.emit('db:query', {
         connection: client.connectionName,
         inTransaction: client.isTransaction,
         method: 'raw',
-        sql: text,
+        // As PostgreSQL received it ($n placeholders): tests EXPLAIN the captured text.
+        sql: query.toSQL().toNative().sql,
         bindings,
         duration: process.hrtime(started),
       } as any)

@@ -21,7 +21,8 @@ test.group('bin/node24.sh platform mapping', () => {
       ['FreeBSD amd64', ''],
     ])
     .run(({ assert }, [platform, expected]) => {
-      for (const shell of ['bash', 'sh'] as const) assert.equal(packageFor(shell, platform), expected)
+      for (const shell of ['bash', 'sh'] as const)
+        assert.equal(packageFor(shell, platform), expected)
     })
 
   test('.nvmrc names the major version the script fetches', ({ assert }) => {

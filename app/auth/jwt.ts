@@ -42,7 +42,7 @@ export async function signAdminToken(userId: number, tokenVersion: number, sessi
  * and `aud`, and the shape of `sub`, `jti` and `tokenVersion`. Returns null for any invalid token.
  * Header fields such as kid/jku/jwk are never used to pick a key.
  */
-export async function verifyAdminToken(token: string): Promise<AdminTokenClaims | null> {
+async function verify(token: string): Promise<Verified | null> {
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],
@@ -68,9 +68,36 @@ export async function verifyAdminToken(token: string): Promise<AdminTokenClaims 
       return null
     }
     if (typeof payload.jti !== 'string' || !SESSION_ID.test(payload.jti)) return null
-    return { userId, tokenVersion, sessionId: payload.jti }
+    // Usable until the earlier of `exp` and iat + lifetime, with the same 5 s of tolerance.
+    const until = (Math.min(payload.exp!, payload.iat! + ttl) + 5) * 1000
+    return { claims: Object.freeze({ userId, tokenVersion, sessionId: payload.jti }), until }
   } catch (error) {
     if (error instanceof joseErrors.JOSEError) return null
     throw error
   }
+}
+
+type Verified = { claims: Readonly<AdminTokenClaims>; until: number }
+const verified = new Map<string, Verified>()
+const VERIFIED_MAX = 10_000
+
+/**
+ * verify() once per token: a token's signature and claims never change, and the HMAC was a third
+ * of /me's CPU. Keyed by the whole token text; only valid tokens enter, so the bound is reached
+ * only by logins. Its lifetime is checked on every use; revocation (session row, tokenVersion)
+ * is still read from the database on every request.
+ */
+export async function verifyAdminToken(token: string): Promise<AdminTokenClaims | null> {
+  const hit = verified.get(token)
+  if (hit) {
+    if (Date.now() <= hit.until) return hit.claims
+    verified.delete(token)
+    return null
+  }
+  const fresh = await verify(token)
+  if (!fresh) return null
+  // Oldest first out (Map keeps insertion order).
+  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!)
+  verified.set(token, fresh)
+  return fresh.claims
 }

@@ -13,7 +13,7 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
  * Names are per server connection: behind PgBouncer in transaction mode a client may land on
  * another server connection than the one that prepared the name, so PG_PREPARED_STATEMENTS=false
  * turns naming off there (PgBouncer 1.21+ with max_prepared_statements > 0 handles names itself
- * and can keep it on). See README, "What a protected request reads".
+ * and can keep it on). See docs/architecture.md, "What a protected request reads".
  *
  * SQLite: better-sqlite3 prepares in-process in microseconds; the query goes through Lucid.
  *

@@ -2,8 +2,8 @@
 # PgBouncer (Debian's package) in TRANSACTION mode on 127.0.0.1:${1:-6432} in front of the local
 # PostgreSQL, for running the instance and race tests through it. Idempotent.
 #   statement_timeout is a startup parameter PgBouncer 1.18 does not forward: it is ignored here,
-#   so the public module's timeout does not apply through this pooler (README, "Running several
-#   instances", for setting it on the server side instead).
+#   so the public module's timeout does not apply through this pooler (docs/operations.md, "Running
+#   several instances", for setting it on the server side instead).
 set -euo pipefail
 PORT=${1:-6432}
 DIR=/var/tmp/adonis-rbac-pgbouncer-$PORT

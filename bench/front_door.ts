@@ -11,33 +11,35 @@
 | 3. A flood: 100 loopback source addresses attack one account with credentials minted cheaply
 |    (the server runs a trivial proof of work here: an attacker with unlimited CPU), while the
 |    owner logs in with a device token and a bystander searches; their p50/p99.
+|
+| Environment: FRONT_DOOR_DB=pg (default SQLite; FRONT_DOOR_PG_DB, default adonis_rbac_front_door,
+| recreated), NATIVE_RUNS (solves per level in 1., default 30), FLOOD_SECONDS (default 30).
+| The client is the benchmarks' (client.ts, http.ts: the tests' captcha client over node:http from
+| a chosen source address), with the native solver in place of altcha-lib's.
 */
-import { request as httpRequest } from 'node:http'
 import { scryptSync } from 'node:crypto'
 import { execFileSync, spawn } from 'node:child_process'
-import { readFileSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { createChallenge } from 'altcha-lib'
 import type { Challenge } from 'altcha-lib/types'
 import { deriveKey } from 'altcha-lib/algorithms/scrypt'
-import { DatabaseSync } from 'node:sqlite'
-import pg from 'pg'
-import { humanTrack } from '../tests/helpers/captcha.js'
+import { rightVerify } from '../tests/helpers/captcha.js'
+import { credential } from './client.js'
+import {
+  answerOf,
+  ensurePgDatabase,
+  openDb,
+  pgConnection,
+  type BenchDb,
+  type DbConfig,
+} from './db.js'
+import { freePort, send, waitUntilUp } from './http.js'
+import { cpuMsOf, median, ownCpuMs as cpuMs, percentile, round2 as round } from './processes.js'
 
 const ROOT = new URL('..', import.meta.url).pathname
 const DB_FILE = 'tmp/bench-front-door.sqlite3'
 const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 30)
 const ADMIN_PASSWORD = 'Bench-Front-Door-Passw0rd!'
-const TICK_MS = 1000 / 100 // /proc stat clock ticks (USER_HZ)
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]
-const round = (value: number) => Math.round(value * 100) / 100
-const cpuMs = () => {
-  const used = process.cpuUsage()
-  return (used.user + used.system) / 1000
-}
 
 /** The fastest solver we have: every candidate key derived natively, synchronously. */
 function nativeSolve(challenge: Challenge) {
@@ -90,75 +92,32 @@ async function nativeCost(cost: number, keyPrefix: string, runs: number) {
 }
 
 // ------------------------------------------------------------------ the server process
-type Server = { url: string; port: number; pid: number; stop: () => void }
+type Server = { url: string; pid: number; db: BenchDb; stop: () => Promise<void> }
 
-function send(
-  server: Server,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-  from = '127.0.0.1'
-): Promise<{ status: number; body: any; ms: number }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body)
-  const start = performance.now()
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: server.port,
-        method,
-        path,
-        localAddress: from,
-        agent: false,
-        headers: { 'content-type': 'application/json', ...headers },
-      },
-      (res) => {
-        let text = ''
-        res.on('data', (chunk) => (text += chunk))
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode!,
-            body: text ? JSON.parse(text) : null,
-            ms: performance.now() - start,
-          })
-        )
-      }
-    )
-    req.on('error', reject)
-    req.end(payload)
-  })
-}
-
-const serverCpuMs = (server: Server) => {
-  const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS
-}
-
-/** FRONT_DOOR_DB=pg runs the server on PostgreSQL (database adonis_rbac_front_door, recreated). */
+/** FRONT_DOOR_DB=pg runs the server on PostgreSQL (database FRONT_DOOR_PG_DB, default
+ * adonis_rbac_front_door, recreated for each server). */
 const ON_PG = process.env.FRONT_DOOR_DB === 'pg'
-const PG_DATABASE = 'adonis_rbac_front_door'
-const pgClient = (database: string) =>
-  new pg.Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database })
-let answers: pg.Client | undefined
+const dbConfig: DbConfig = ON_PG
+  ? { db: 'pg', pg: pgConnection(process.env.FRONT_DOOR_PG_DB ?? 'adonis_rbac_front_door') }
+  : { db: 'sqlite', sqliteFile: `${ROOT}${DB_FILE}` }
 
 async function startServer(env: Record<string, string>): Promise<Server> {
-  await answers?.end()
-  answers = undefined
   rmSync(`${ROOT}${DB_FILE}`, { force: true })
-  if (ON_PG) {
-    const admin = pgClient('postgres')
-    await admin.connect()
-    await admin.query(`DROP DATABASE IF EXISTS ${PG_DATABASE} WITH (FORCE)`)
-    await admin.query(`CREATE DATABASE ${PG_DATABASE}`)
-    await admin.end()
-  }
+  if (dbConfig.db === 'pg') await ensurePgDatabase(dbConfig.pg, true)
   const base = {
     ...process.env,
     NODE_ENV: 'test',
     SQLITE_FILE: DB_FILE,
-    DB_CONNECTION: ON_PG ? 'pg' : 'sqlite',
-    PG_DB_NAME: PG_DATABASE,
+    DB_CONNECTION: dbConfig.db,
+    ...(dbConfig.db === 'pg'
+      ? {
+          PG_HOST: dbConfig.pg.host,
+          PG_PORT: String(dbConfig.pg.port),
+          PG_USER: dbConfig.pg.user,
+          PG_PASSWORD: dbConfig.pg.password,
+          PG_DB_NAME: dbConfig.pg.database,
+        }
+      : {}),
     LIMITER_STORE: 'database',
     ADMIN_ACCOUNT: 'admin',
     ADMIN_PASSWORD,
@@ -167,89 +126,41 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   }
   execFileSync(process.execPath, ['ace', 'migration:run', '--force'], { cwd: ROOT, env: base })
   execFileSync(process.execPath, ['ace', 'db:seed'], { cwd: ROOT, env: base })
-  if (ON_PG) {
-    answers = pgClient(PG_DATABASE)
-    await answers.connect()
-  }
-  const port = 3500 + Math.floor(Math.random() * 400)
+  const port = await freePort()
   const child = spawn(process.execPath, ['--import', '@poppinss/ts-exec', 'bin/server.ts'], {
     cwd: ROOT,
     env: { ...base, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],
   })
-  const server = {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    pid: child.pid!,
-    stop: () => child.kill(),
-  }
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await send(server, 'GET', '/api/health/live')).status === 200) return server
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error('server did not start')
-}
-
-/** The slider's answer, read from the database: it stands for the attacker's ~17 ms pixel solver. */
-const sqlite = () => new DatabaseSync(`${ROOT}${DB_FILE}`, { readOnly: true })
-async function answerOf(captchaId: string) {
-  const sql = 'SELECT answer_x FROM captcha_challenges WHERE id = '
-  if (answers) return Number((await answers.query(`${sql}$1`, [captchaId])).rows[0].answer_x)
-  const connection = sqlite()
-  try {
-    return Number((connection.prepare(`${sql}?`).get(captchaId) as any).answer_x)
-  } finally {
-    connection.close()
-  }
-}
-
-/** The whole client flow; `solve` decides what the proof of work costs the caller. */
-async function credential(
-  server: Server,
-  from: string,
-  options: { account?: string; device?: string } = {}
-) {
-  const query = options.account ? `?account=${options.account}` : ''
-  const headers: Record<string, string> = options.device ? { 'x-device-token': options.device } : {}
-  const challenge = await send(server, 'GET', `/api/auth/captcha${query}`, undefined, headers, from)
-  if (challenge.status !== 200) return { status: challenge.status }
-  const pow = challenge.body.data.pow
-  const slider = await send(
-    server,
-    'POST',
-    '/api/auth/captcha',
-    { pow: { challenge: pow, solution: nativeSolve(pow) } },
-    {},
-    from
-  )
-  if (slider.status !== 200) return { status: slider.status }
-  const { captchaId } = slider.body.data
-  const x = await answerOf(captchaId)
-  const verify = await send(
-    server,
-    'POST',
-    '/api/auth/captcha/verify',
-    { captchaId, x, track: humanTrack(x) },
-    {},
-    from
-  )
-  if (verify.status !== 200) return { status: verify.status }
+  const url = `http://127.0.0.1:${port}`
+  await waitUntilUp(url, '/api/health/live')
+  const db = openDb(dbConfig)
   return {
-    status: 200,
-    captchaToken: verify.body.data.captchaToken as string,
-    ms: { challenge: challenge.ms, slider: slider.ms, verify: verify.ms },
+    url,
+    pid: child.pid!,
+    db,
+    stop: async () => {
+      child.kill()
+      await db.end()
+    },
   }
 }
+
+/** The whole client flow from address `from`, paying the proof of work with the native solver. */
+const mint = (server: Server, from: string, options: { account?: string; device?: string } = {}) =>
+  credential(server.url, (captchaId) => answerOf(server.db, captchaId), {
+    ...options,
+    from,
+    solve: (pow) => ({ challenge: pow, solution: nativeSolve(pow) }),
+  })
 
 /** Server CPU per request over `runs` calls of `step`, and the client's CPU for the same calls. */
 async function perRequest(server: Server, runs: number, step: (i: number) => Promise<unknown>) {
-  const serverStart = serverCpuMs(server)
+  const serverStart = cpuMsOf(server.pid)
   const clientStart = cpuMs()
   for (let i = 0; i < runs; i++) await step(i)
   return {
-    serverCpuMs: round((serverCpuMs(server) - serverStart) / runs),
+    serverCpuMs: round((cpuMsOf(server.pid) - serverStart) / runs),
     clientCpuMs: round((cpuMs() - clientStart) / runs),
   }
 }
@@ -278,14 +189,14 @@ console.log(
   })
   try {
     // Warm-up: JIT, connections, the dummy digest.
-    for (let i = 0; i < 3; i++) await credential(server, '127.0.0.1')
+    for (let i = 0; i < 3; i++) await mint(server, '127.0.0.1')
     const steps: Record<string, unknown> = {}
     steps['GET /api/auth/captcha (challenge)'] = await perRequest(server, 200, () =>
-      send(server, 'GET', '/api/auth/captcha')
+      send(server.url, 'GET', '/api/auth/captcha')
     )
     const pows: any[] = []
     for (let i = 0; i < 10; i++) {
-      const pow = (await send(server, 'GET', '/api/auth/captcha')).body.data.pow
+      const pow = (await send(server.url, 'GET', '/api/auth/captcha')).body.data.pow
       pows.push({ challenge: pow, solution: nativeSolve(pow) })
     }
     const sliders: string[] = []
@@ -294,41 +205,42 @@ console.log(
       pows.length,
       async (i) => {
         sliders.push(
-          (await send(server, 'POST', '/api/auth/captcha', { pow: pows[i] })).body.data.captchaId
+          (await send(server.url, 'POST', '/api/auth/captcha', { body: { pow: pows[i] } })).body
+            .data.captchaId
         )
       }
     )
-    const garbage = (await send(server, 'GET', '/api/auth/captcha')).body.data.pow
+    const garbage = (await send(server.url, 'GET', '/api/auth/captcha')).body.data.pow
     steps['POST /api/auth/captcha, garbage solution'] = await perRequest(server, 50, (i) =>
-      send(server, 'POST', '/api/auth/captcha', {
-        pow: { challenge: garbage, solution: { counter: i, derivedKey: '00'.repeat(32) } },
+      send(server.url, 'POST', '/api/auth/captcha', {
+        body: {
+          pow: { challenge: garbage, solution: { counter: i, derivedKey: '00'.repeat(32) } },
+        },
       })
     )
     steps['POST /api/auth/captcha, foreign signature'] = await perRequest(server, 50, (i) =>
-      send(server, 'POST', '/api/auth/captcha', {
-        pow: {
-          challenge: { ...garbage, signature: '00'.repeat(32) },
-          solution: { counter: i, derivedKey: '00'.repeat(32) },
+      send(server.url, 'POST', '/api/auth/captcha', {
+        body: {
+          pow: {
+            challenge: { ...garbage, signature: '00'.repeat(32) },
+            solution: { counter: i, derivedKey: '00'.repeat(32) },
+          },
         },
       })
     )
     steps['POST /api/auth/captcha, malformed (422)'] = await perRequest(server, 50, () =>
-      send(server, 'POST', '/api/auth/captcha', { pow: { challenge: 'x' } })
+      send(server.url, 'POST', '/api/auth/captcha', { body: { pow: { challenge: 'x' } } })
     )
     const tokens: string[] = []
     steps['POST /api/auth/captcha/verify (slider)'] = await perRequest(
       server,
       sliders.length,
       async (i) => {
-        const x = await answerOf(sliders[i])
+        const x = await answerOf(server.db, sliders[i])
+        const body = await rightVerify({ captchaId: sliders[i] }, x)
         tokens.push(
-          (
-            await send(server, 'POST', '/api/auth/captcha/verify', {
-              captchaId: sliders[i],
-              x,
-              track: humanTrack(x),
-            })
-          ).body.data.captchaToken
+          (await send(server.url, 'POST', '/api/auth/captcha/verify', { body })).body.data
+            .captchaToken
         )
       }
     )
@@ -336,19 +248,17 @@ console.log(
       server,
       tokens.length,
       (i) =>
-        send(server, 'POST', '/api/auth/login', {
-          account: 'admin',
-          password: `Wrong-${i}`,
-          captchaToken: tokens[i],
+        send(server.url, 'POST', '/api/auth/login', {
+          body: { account: 'admin', password: `Wrong-${i}`, captchaToken: tokens[i] },
         })
     )
     steps['GET /api/health (reference)'] = await perRequest(server, 200, () =>
-      send(server, 'GET', '/api/health/live')
+      send(server.url, 'GET', '/api/health/live')
     )
     results.steps = steps
     console.log(steps)
   } finally {
-    server.stop()
+    await server.stop()
   }
 }
 
@@ -357,11 +267,9 @@ console.log(`3. flood: 100 addresses on one account for ${FLOOD_SECONDS} s (triv
   // The per-address limits are the defaults: the attacker has 100 addresses, not unlimited ones.
   const server = await startServer({ CAPTCHA_POW_COST: '16', CAPTCHA_POW_BLOCK_SIZE: '1' })
   try {
-    const first = await credential(server, '127.0.0.1', { account: 'admin' })
-    const login = await send(server, 'POST', '/api/auth/login', {
-      account: 'admin',
-      password: ADMIN_PASSWORD,
-      captchaToken: first.captchaToken,
+    const first = await mint(server, '127.0.0.1', { account: 'admin' })
+    const login = await send(server.url, 'POST', '/api/auth/login', {
+      body: { account: 'admin', password: ADMIN_PASSWORD, captchaToken: first.captchaToken },
     })
     const deviceToken = login.body.data.deviceToken as string
     const until = Date.now() + FLOOD_SECONDS * 1000
@@ -369,21 +277,17 @@ console.log(`3. flood: 100 addresses on one account for ${FLOOD_SECONDS} s (triv
     const attackers = Array.from({ length: 100 }, async (_, i) => {
       const from = `127.0.3.${i + 1}`
       while (Date.now() < until) {
-        const minted = await credential(server, from, { account: 'admin' })
+        const minted = await mint(server, from, { account: 'admin' })
         const status = minted.captchaToken
           ? (
-              await send(
-                server,
-                'POST',
-                '/api/auth/login',
-                {
+              await send(server.url, 'POST', '/api/auth/login', {
+                body: {
                   account: 'admin',
                   password: `Guess-${Math.random()}`,
                   captchaToken: minted.captchaToken,
                 },
-                {},
-                from
-              )
+                from,
+              })
             ).status
           : minted.status
         attackerStatuses[status] = (attackerStatuses[status] ?? 0) + 1
@@ -398,24 +302,17 @@ console.log(`3. flood: 100 addresses on one account for ${FLOOD_SECONDS} s (triv
       await new Promise((resolve) => setTimeout(resolve, 2000))
       while (Date.now() < until) {
         const start = performance.now()
-        const minted = await credential(server, '127.0.0.200', {
-          account: 'admin',
-          device: deviceToken,
-        })
+        const minted = await mint(server, '127.0.0.200', { account: 'admin', device: deviceToken })
         const reply = minted.captchaToken
-          ? await send(
-              server,
-              'POST',
-              '/api/auth/login',
-              {
+          ? await send(server.url, 'POST', '/api/auth/login', {
+              body: {
                 account: 'admin',
                 password: ADMIN_PASSWORD,
                 captchaToken: minted.captchaToken,
                 deviceToken,
               },
-              {},
-              '127.0.0.200'
-            )
+              from: '127.0.0.200',
+            })
           : { status: minted.status, ms: 0 }
         ownerStatuses[reply.status] = (ownerStatuses[reply.status] ?? 0) + 1
         if (reply.status === 200) {
@@ -431,14 +328,9 @@ console.log(`3. flood: 100 addresses on one account for ${FLOOD_SECONDS} s (triv
     const bystanderStatuses: Record<string, number> = {}
     const bystanderLoop = (async () => {
       while (Date.now() < until) {
-        const reply = await send(
-          server,
-          'GET',
-          '/api/articles?keyword=article',
-          undefined,
-          {},
-          '127.0.0.201'
-        )
+        const reply = await send(server.url, 'GET', '/api/articles?keyword=article', {
+          from: '127.0.0.201',
+        })
         bystanderStatuses[reply.status] = (bystanderStatuses[reply.status] ?? 0) + 1
         bystander.push(reply.ms)
         // Under the per-address search limit (60 per minute).
@@ -467,8 +359,7 @@ console.log(`3. flood: 100 addresses on one account for ${FLOOD_SECONDS} s (triv
     }
     console.log(results.flood)
   } finally {
-    server.stop()
+    await server.stop()
   }
 }
-await answers?.end()
 console.log(JSON.stringify(results, null, 2))

@@ -8,7 +8,7 @@ const BATCH = 5000
  * node ace logs:prune [--days=180]
  *
  * Deletes login-log and audit-log rows older than N days, and sessions that ended or expired
- * more than N days ago, in batches of 5,000 rows. Run it from cron (README, "Accountability").
+ * more than N days ago, in batches of 5,000 rows. Run it from cron (docs/operations.md, "Retention").
  */
 export default class LogsPrune extends BaseCommand {
   static commandName = 'logs:prune'

@@ -3,7 +3,7 @@ import { defineConfig } from '@adonisjs/redis'
 
 /**
  * Redis is optional: only LIMITER_STORE=redis opens a connection (connections are created on first
- * use). Cluster or sentinel: replace host/port with `clusters` or `sentinels` + `name` (README,
+ * use). Cluster or sentinel: replace host/port with `clusters` or `sentinels` + `name` (docs/operations.md,
  * "Running several instances").
  *
  * The limiter must fail closed and fast when Redis is gone: with no per-command retry a command

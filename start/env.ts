@@ -65,7 +65,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   PG_PREPARED_STATEMENTS: Env.schema.boolean.optional(),
   /* The public module's own pool and statement timeout (docs/public-modules.md) */
   PUBLIC_POOL_MAX: Env.schema.number.optional(),
-  /* A streaming replica for the public module's reads only (README, "Running several instances") */
+  /* A streaming replica for the public module's reads only (docs/operations.md, "Running several instances") */
   PG_READ_HOST: Env.schema.string.optional({ format: 'host' }),
   PG_READ_PORT: Env.schema.number.optional(),
   PUBLIC_STATEMENT_TIMEOUT_MS: Env.schema.number.optional(),
@@ -114,7 +114,7 @@ export default await Env.create(new URL('../', import.meta.url), {
 
   /*
   | Operations: the readiness report's details for monitors presenting this secret
-  | (x-monitoring-secret header); SIGTERM drain (README, "Running several instances")
+  | (x-monitoring-secret header); SIGTERM drain (docs/operations.md, "Running several instances")
   */
   HEALTH_SECRET: Env.schema.string.optional(),
   SHUTDOWN_DELAY_MS: Env.schema.number.optional(),
@@ -122,7 +122,7 @@ export default await Env.create(new URL('../', import.meta.url), {
 
   /*
   | The API contract: GET /api/openapi.json and the reference page GET /api/docs.
-  | Default: on, except with NODE_ENV=production (README, "API contract").
+  | Default: on, except with NODE_ENV=production (docs/architecture.md, "API contract").
   */
   OPENAPI_ENABLED: Env.schema.boolean.optional(),
 

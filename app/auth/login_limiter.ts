@@ -7,7 +7,7 @@ import { addressKey } from '#services/address_key'
 
 /**
  * Password attempts (login and the current-password check of a password change), limited so
- * that an attacker cannot turn the limits against the account's owner (README, "Login
+ * that an attacker cannot turn the limits against the account's owner (docs/architecture.md, "Login
  * defences"):
  *
  * - Each attempt RESERVES one allowance on every key it counts against before any hash runs

@@ -4,7 +4,7 @@ import { addressKey } from '#services/address_key'
 import { RefusalRows, RowsPerMinute } from '#services/refusal_rows'
 
 /**
- * The login log (README, "Accountability"): one row per successful login, and one row per key
+ * The login log (docs/architecture.md, "Accountability"): one row per successful login, and one row per key
  * per minute for refused attempts (every other outcome), its `count` saying how many it stands for
  * (app/services/refusal_rows.ts). The stored outcome tells unknown account, wrong password and
  * disabled account apart for the administrators who read the log; the HTTP answer stays the same

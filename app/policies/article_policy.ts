@@ -4,7 +4,7 @@ import { type Principal, REFUSED } from '#policies/grant_rule'
 
 /**
  * Articles. A published article is live content: editing or deleting it is a publishing act, so
- * it needs `content:article:publish` on top of the route's own code (README, "Authorization").
+ * it needs `content:article:publish` on top of the route's own code (docs/architecture.md, "Authorization").
  * Drafts and scheduled articles are edited with `content:article:update` alone.
  */
 export default class ArticlePolicy extends BasePolicy {

@@ -2,7 +2,7 @@ import { AuthorizationResponse } from '@adonisjs/bouncer'
 import type { AccessSnapshot } from '#auth/access_snapshot'
 
 /**
- * THE GRANT RULE (README, "Authorization"): a non-super administrator acts only within what they
+ * THE GRANT RULE (docs/architecture.md, "Authorization"): a non-super administrator acts only within what they
  * hold. Every admin write that changes what anyone holds is decided by one of the policies in
  * this folder, and every one of them reduces to `withinHeld` below:
  *

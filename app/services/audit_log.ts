@@ -7,7 +7,7 @@ import { RefusalRows } from '#services/refusal_rows'
 import { permissionOf } from '#middleware/permission_middleware'
 
 /**
- * The audit log (table audit_logs, README "Accountability"): one row per successful admin write,
+ * The audit log (table audit_logs, docs/architecture.md, "Accountability"): one row per successful admin write,
  * written by the service IN the write's transaction (a rolled-back change leaves no row, a
  * committed one always has one), one row per `node ace` command that changes an account, and for
  * refused (403) admin writes one row per key per minute whose `count` says how many it stands for

@@ -1,5 +1,5 @@
 /**
- * Refused attempts are written aggregated (README, "Accountability"): the first refusal of a key
+ * Refused attempts are written aggregated (docs/architecture.md, "Accountability"): the first refusal of a key
  * in a minute inserts a row, the later ones of that minute add one to its `count` (an UPDATE of
  * the row remembered here). A flood of refusals so costs one row per key per minute instead of
  * one per request. Successful logins and audited writes never come through here.

@@ -4,8 +4,8 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  * The access version: one counter bumped by database triggers on every insert, update, delete
  * (and truncate) of the four tables an access snapshot is computed from. Any writer counts, raw
  * SQL by an operator included, so a snapshot cached for (user, version) can never be stale: the
- * guard reads the version with the user row on every request (README, "What a protected request
- * reads").
+ * guard reads the version with the user row on every request (docs/architecture.md, "What a
+ * protected request reads").
  */
 const TABLES = ['roles', 'menus', 'user_roles', 'role_menus']
 const BUMP = 'UPDATE access_version SET version = version + 1 WHERE id = 1'

@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * Accountability (README, "Accountability"): sessions behind every admin JWT and the login log.
+ * Accountability (docs/architecture.md, "Accountability"): sessions behind every admin JWT and the login log.
  * No column ever holds a password, digest, captcha credential, device token or JWT.
  */
 export default class extends BaseSchema {

@@ -13,7 +13,7 @@ import { roleWithPermissions } from '#database/factories/role_factory'
 
 /**
  * The access snapshot is cached per (user, access version); the version is bumped by database
- * triggers on roles, menus, user_roles and role_menus (README, "What a protected request reads").
+ * triggers on roles, menus, user_roles and role_menus (docs/architecture.md, "What a protected request reads").
  * These tests change those tables with raw SQL only, no service involved.
  */
 const P = PERMISSIONS

@@ -19,7 +19,7 @@ import {
 } from '#tests/helpers/auth'
 
 /**
- * Login defences from the attacker's side (README, "Login defences"): limits that are atomic, and
+ * Login defences from the attacker's side (docs/architecture.md, "Login defences"): limits that are atomic, and
  * that an attacker who only knows the account name cannot turn against its owner.
  */
 const PER_ACCOUNT = 5

@@ -16,7 +16,7 @@ import {
 } from '#tests/helpers/auth'
 
 /**
- * Log flooding from the attacker's side (README, "Accountability"): refused attempts cost one row
+ * Log flooding from the attacker's side (docs/architecture.md, "Accountability"): refused attempts cost one row
  * per key per minute (and a bounded number per account), whatever the rate; their counts still
  * add up to every attempt. A client cannot choose the request id stored in the rows.
  */

@@ -7,7 +7,7 @@ import { forgetSnapshots } from '#auth/access_snapshot'
 import { forgetCounts } from '#services/public/article_query_service'
 
 /**
- * Two ways a test group starts from the seeded database (README, "Tests"):
+ * Two ways a test group starts from the seeded database (docs/testing.md, "Databases and isolation"):
  *
  * - `isolate(group)`: the default. Each test runs inside a global transaction that is rolled
  *   back afterwards (Lucid's testing utilities): nothing to clean by hand, nothing to list.

@@ -2,7 +2,7 @@ import type { Server } from 'node:http'
 import type { ApplicationService } from '@adonisjs/core/types'
 
 /**
- * Graceful shutdown (README, "Running several instances"). On SIGTERM:
+ * Graceful shutdown (docs/operations.md, "Running several instances"). On SIGTERM:
  *   1. readiness answers 503 at once (GET /api/health/ready), while the instance keeps serving for
  *      SHUTDOWN_DELAY_MS so that the load balancer sees it and stops sending new requests;
  *   2. the listener closes (no new connections) and idle keep-alive connections are closed as they

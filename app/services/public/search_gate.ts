@@ -11,7 +11,7 @@ import { addressKey } from '#services/address_key'
  * limit, or one address behind a trusted proxy, can still search as fast as the database answers.
  * Searches then take database CPU from the guard's one query on a small machine; capped here, a
  * flood of searches waits for its turn instead, and the rest of the API keeps its latency
- * (README, "Benchmark"). Unfiltered pages and the detail never pass this gate.
+ * (docs/performance.md, "Keyword searches beside /me"). Unfiltered pages and the detail never pass this gate.
  *
  * Fair share: one client address (its addressKey: an IPv6 client by its /64) holds at most
  * `perAddress` places, running and waiting together. Past that, that address alone gets the 503

@@ -1,57 +1,35 @@
 /*
-| Benchmark data set, written with the database drivers directly (fast, no app boot):
+| Benchmark data set, written through the database drivers directly (fast, no app boot):
 | - "bench.admin": 20 roles over a 500-node menu tree (20 directories x (1 page + 23 buttons)),
 |   every node granted through exactly one role;
 | - "bench.small": 1 role with 10 menus (1 directory, 1 page, 8 buttons).
 | Both get the password digest of the seeded administrator, so they log in with its password.
 */
-import pg from 'pg'
-import Database from 'better-sqlite3'
+import { openDb, type DbConfig } from './db.js'
 
-function client(config) {
-  if (config.db === 'pg') {
-    const pool = new pg.Pool(config.pg)
-    return {
-      async query(sql, params = []) {
-        let i = 0
-        const { rows } = await pool.query(
-          sql.replace(/\?/g, () => `$${++i}`),
-          params
-        )
-        return rows
-      },
-      end: () => pool.end(),
-    }
-  }
-  const sqlite = new Database(config.sqliteFile)
-  sqlite.pragma('busy_timeout = 5000')
-  return {
-    async query(sql, params = []) {
-      const statement = sqlite.prepare(sql)
-      return statement.reader ? statement.all(...params) : (statement.run(...params), [])
-    },
-    end: async () => sqlite.close(),
-  }
-}
-
-export async function createDataset(config) {
-  const db = client(config)
+export async function createDataset(config: DbConfig, adminAccount: string) {
+  const db = openDb(config)
+  const onPg = config.db === 'pg'
   const now = new Date().toISOString()
-  const stamp = config.db === 'pg' ? now : now.replace('T', ' ').slice(0, 19)
+  const stamp = onPg ? now : now.replace('T', ' ').slice(0, 19)
   try {
-    const [admin] = await db.query('SELECT password FROM users WHERE account = ?', [
-      config.adminAccount,
-    ])
-    const insertUser = async (account) => {
+    const [admin] = await db.query('SELECT password FROM users WHERE account = ?', [adminAccount])
+    const insertUser = async (account: string) => {
       await db.query('DELETE FROM users WHERE account = ?', [account])
       const [row] = await db.query(
         `INSERT INTO users (account, nickname, password, status, token_version, created_at, updated_at)
          VALUES (?, ?, ?, 'enabled', 0, ?, ?) RETURNING id`,
         [account, account, admin.password, stamp, stamp]
       )
-      return row.id
+      return row.id as number
     }
-    const insertMenu = async (parentId, type, name, permission, sort) => {
+    const insertMenu = async (
+      parentId: number | null,
+      type: 'directory' | 'menu' | 'button',
+      name: string,
+      permission: string | null,
+      sort: number
+    ) => {
       const [row] = await db.query(
         `INSERT INTO menus (parent_id, type, name, path, component, permission, sort, visible, status, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'enabled', ?, ?) RETURNING id`,
@@ -63,12 +41,12 @@ export async function createDataset(config) {
           type === 'menu' ? 'bench/page' : null,
           permission,
           sort,
-          config.db === 'pg' ? true : 1,
+          onPg ? true : 1,
           stamp,
           stamp,
         ]
       )
-      return row.id
+      return row.id as number
     }
     await db.query(`DELETE FROM roles WHERE code LIKE 'bench_%'`)
     await db.query(`DELETE FROM menus WHERE permission LIKE 'bench:%'`)
@@ -81,7 +59,7 @@ export async function createDataset(config) {
       const [role] = await db.query(
         `INSERT INTO roles (code, name, status, is_system, sort, created_at, updated_at)
          VALUES (?, ?, 'enabled', ?, ?, ?, ?) RETURNING id`,
-        [`bench_${r}`, `Bench role ${r}`, config.db === 'pg' ? false : 0, r, stamp, stamp]
+        [`bench_${r}`, `Bench role ${r}`, onPg ? false : 0, r, stamp, stamp]
       )
       const dir = await insertMenu(null, 'directory', `Bench dir ${r}`, null, 100 + r)
       const page = await insertMenu(dir, 'menu', `Bench page ${r}`, null, 1)
@@ -100,7 +78,7 @@ export async function createDataset(config) {
         const [one] = await db.query(
           `INSERT INTO roles (code, name, status, is_system, sort, created_at, updated_at)
            VALUES ('bench_small', 'Bench small', 'enabled', ?, 99, ?, ?) RETURNING id`,
-          [config.db === 'pg' ? false : 0, stamp, stamp]
+          [onPg ? false : 0, stamp, stamp]
         )
         for (const menuId of menuIds.slice(0, 10)) {
           await db.query('INSERT INTO role_menus (role_id, menu_id) VALUES (?, ?)', [
@@ -111,19 +89,6 @@ export async function createDataset(config) {
         await db.query('INSERT INTO user_roles (user_id, role_id) VALUES (?, ?)', [small, one.id])
       }
     }
-  } finally {
-    await db.end()
-  }
-}
-
-/** The stored answer of a captcha challenge (the benchmark logs in through the real flow). */
-export async function readCaptchaAnswer(config, captchaId) {
-  const db = client(config)
-  try {
-    const [row] = await db.query('SELECT answer_x FROM captcha_challenges WHERE id = ?', [
-      captchaId,
-    ])
-    return Number(row.answer_x)
   } finally {
     await db.end()
   }

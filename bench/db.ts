@@ -1,0 +1,79 @@
+/*
+| The benchmarks' own connection to the app's database (pg, or SQLite through node:sqlite), for
+| what a client cannot do over HTTP: writing the data set fast and reading a slider's answer (it
+| stands for the attacker's ~17 ms pixel solver). SQL is written with `?` placeholders.
+*/
+import { DatabaseSync } from 'node:sqlite'
+import pg from 'pg'
+
+export type PgConnection = {
+  host: string
+  port: number
+  user: string
+  password: string
+  database: string
+}
+export type DbConfig = { db: 'pg'; pg: PgConnection } | { db: 'sqlite'; sqliteFile: string }
+export type BenchDb = {
+  query: (sql: string, params?: unknown[]) => Promise<any[]>
+  end: () => Promise<void>
+}
+
+/** The PostgreSQL server of the environment (PG_HOST, PG_PORT, PG_USER, PG_PASSWORD). */
+export const pgConnection = (database: string): PgConnection => ({
+  host: process.env.PG_HOST ?? '127.0.0.1',
+  port: Number(process.env.PG_PORT ?? 5432),
+  user: process.env.PG_USER ?? 'postgres',
+  password: process.env.PG_PASSWORD ?? '',
+  database,
+})
+
+/** Drops (when `fresh`) and creates the PostgreSQL database of `connection` when missing. */
+export async function ensurePgDatabase(connection: PgConnection, fresh = false) {
+  const admin = new pg.Client({ ...connection, database: 'postgres' })
+  await admin.connect()
+  try {
+    const name = `"${connection.database.replace(/"/g, '""')}"`
+    if (fresh) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+      connection.database,
+    ])
+    if (!rowCount) await admin.query(`CREATE DATABASE ${name}`)
+  } finally {
+    await admin.end()
+  }
+}
+
+export function openDb(config: DbConfig): BenchDb {
+  if (config.db === 'pg') {
+    const pool = new pg.Pool({ ...config.pg, max: 2 })
+    return {
+      async query(sql, params = []) {
+        let i = 0
+        const { rows } = await pool.query(
+          sql.replace(/\?/g, () => `$${++i}`),
+          params
+        )
+        return rows
+      },
+      end: () => pool.end(),
+    }
+  }
+  const sqlite = new DatabaseSync(config.sqliteFile, { timeout: 5000 })
+  return {
+    async query(sql, params = []) {
+      const statement = sqlite.prepare(sql)
+      const values = params as (string | number | null)[]
+      return /^\s*select|\breturning\b/i.test(sql)
+        ? statement.all(...values)
+        : (statement.run(...values), [])
+    },
+    end: async () => sqlite.close(),
+  }
+}
+
+/** The stored answer (x) of a slider challenge. */
+export async function answerOf(db: BenchDb, captchaId: string) {
+  const [row] = await db.query('SELECT answer_x FROM captcha_challenges WHERE id = ?', [captchaId])
+  return Number(row.answer_x)
+}

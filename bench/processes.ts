@@ -1,0 +1,51 @@
+/*
+| What a process costs, read from /proc (Linux): CPU time of the whole process (every thread, so
+| the libuv pool's argon2 and sharp work counts) and resident memory. The benchmarks sample these
+| around a run and divide by the requests served: CPU ms per request, measured on the server.
+*/
+import { readFileSync, readdirSync } from 'node:fs'
+
+const TICK_MS = 1000 / 100 // /proc/<pid>/stat counts clock ticks (USER_HZ = 100 on Linux)
+
+/** CPU time (ms) process `pid` has used (utime + stime); 0 when it has ended. */
+export function cpuMsOf(pid: number | string) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS
+  } catch {
+    return 0
+  }
+}
+
+/** CPU time (ms) of every PostgreSQL process on the machine (the backends serving the bench). */
+export function postgresCpuMs() {
+  let total = 0
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMsOf(entry)
+    } catch {}
+  }
+  return total
+}
+
+/** Resident memory of process `pid`, in MB. */
+export function rssMbOf(pid: number) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024)
+}
+
+/** CPU time (ms) this process has used. */
+export function ownCpuMs() {
+  const used = process.cpuUsage()
+  return (used.user + used.system) / 1000
+}
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+export const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]
+export const round2 = (value: number) => Math.round(value * 100) / 100

@@ -67,18 +67,11 @@ async function limited<T>(logger: Logger, keys: LimitKey[], input: LoginInput, w
 }
 
 /**
- * Login, in this order: limits (refuse while the address or device is blocked; one attempt at a
- * time per account, or per device; reserve the attempt before any hash) -> spend the one-time
- * credential (whatever happens next) and check it paid the proof-of-work level the account needs
- * now -> find the account -> verify the argon2id digest behind the hash gate (a dummy one for
- * unknown accounts) -> status -> JWT and a device token. Unknown account, wrong password and
- * disabled account raise the same error.
- *
- * Failures from new devices count against the address and the account; the account's count
- * never refuses anyone, it raises the proof of work new devices pay (app/captcha/difficulty.ts).
- * A valid device token of the account moves the attempt to the (account, device) counter only
- * and to the front of the hash gate. Database errors propagate (5xx); they are never turned into
- * a failed login.
+ * Login: limits (reserve the attempt before any hash) -> spend the credential and check its level
+ * -> find the account -> argon2id behind the hash gate (a dummy digest for unknown accounts) ->
+ * status -> JWT and device token. One error for unknown account, wrong password and disabled.
+ * Why this order and what counts where: docs/architecture.md, "Login defences". Database errors
+ * propagate (5xx); they never become a failed login.
  */
 export async function login(input: LoginInput, logger: Logger) {
   const { account, password, captchaToken, ip } = input

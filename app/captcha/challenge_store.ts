@@ -2,14 +2,10 @@ import { createHash, randomBytes } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 
 /**
- * Server-side, single-use state of the login flow, in the database so every instance shares it:
- * - a challenge holds the answer x of one slider; it never leaves the server. Its id is the nonce
- *   of the proof of work that paid for it, so one solution draws one slider;
- * - a credential (the "captchaToken") is earned by a right drag and spent by one login.
- * Both carry the proof-of-work level paid and the account it was asked for (or null).
- *
- * Spending is one statement with RETURNING: under concurrency exactly one caller gets the row,
- * everyone else gets nothing. Expired rows are also refused, and swept now and then.
+ * Single-use login state in the database (shared by every instance): a challenge holds a slider's
+ * answer x (never sent; its id is the proof of work's nonce), a credential is earned by a right
+ * drag and spent by one login; both carry the level paid and the account asked for. Spending is one
+ * statement with RETURNING, so under concurrency exactly one caller gets the row.
  */
 
 const rowsOf = (result: any): any[] => (Array.isArray(result) ? result : result.rows)

@@ -5,14 +5,10 @@ import adminAuthConfig from '#config/admin_auth'
 import { addressKey } from '#services/address_key'
 
 /**
- * The captcha's proof of work: an altcha-lib v2 challenge over scrypt (memory-hard; the console
- * solves it in Web Workers with a WASM scrypt, where a native solver is only ~1.5x faster;
- * docs/front-door.md). Issuing one costs an HMAC, nothing stored: the slider images are drawn only
- * for a solved challenge, so an anonymous caller never makes the server draw for free.
- *
- * The signed `data` binds the challenge to the address key that asked for it, its level (the
- * difficulty, app/captcha/difficulty.ts) and the account it was asked for, if any. Its nonce is
- * the captcha id: the challenge row's primary key makes each solution single use.
+ * The captcha's proof of work: altcha-lib v2 over scrypt (memory-hard, so a native solver gains
+ * little over the console's WASM; docs/front-door.md). Issuing costs one HMAC and stores nothing;
+ * sliders are drawn only for a solved challenge. The signed `data` binds address key, level and
+ * account; the nonce is the captcha id, so each solution draws one slider.
  */
 const { captcha } = adminAuthConfig
 export const POW_ALGORITHM = 'SCRYPT'

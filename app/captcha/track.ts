@@ -29,15 +29,10 @@ export function isPlausibleTrack(track: TrackPoint[], droppedX: number, toleranc
 }
 
 /**
- * A human-like drag, beyond the cheap checks above: a person's speed varies (accelerates, then
- * slows down near the gap) and no single step carries a large share of the way. A script
- * replaying a straight line at constant speed fails, and so does one that gets there in a few
- * big jumps.
- *
- * The timing of the events is not judged: browsers that deliver pointer events on the display's
- * clock (a steady 60 or 120 Hz, jitter under 1 ms) are as human as those with uneven timestamps.
- * Still not a bot detector on its own: the proof of work and the single-use challenge carry the
- * rest.
+ * A human-like drag: the speed varies (accelerates, slows near the gap) and no single step carries
+ * a large share of the way, so a constant-speed line or a few big jumps fail. Event timing is not
+ * judged (60/120 Hz pointer clocks are human too). Not a bot detector alone: the proof of work and
+ * the single-use challenge carry the rest.
  */
 export const HUMAN_RULES = {
   /** Coefficient of variation of the segment speeds below which a drag is "constant speed". */

@@ -2,23 +2,11 @@ import { AuthorizationResponse } from '@adonisjs/bouncer'
 import type { AccessSnapshot } from '#auth/access_snapshot'
 
 /**
- * THE GRANT RULE (docs/architecture.md, "Authorization"): a non-super administrator acts only within what they
- * hold. Every admin write that changes what anyone holds is decided by one of the policies in
- * this folder, and every one of them reduces to `withinHeld` below:
- *
- * - granting (menus to a role, roles to an account, a new role or account with grants), enabling
- *   (a role, a menu node, an account) and re-coding or moving a menu node: everything the write
- *   would grant must be held by the caller;
- * - disabling, deleting, renaming or emptying a role, and disabling, deleting, stripping or
- *   taking over an account: the target must hold nothing the caller does not hold.
- *
- * Both are the same test over different sets: "these menu ids are all held by the caller".
- * "Held" is the caller's access snapshot of this request (what the guard loaded: enabled roles,
- * enabled nodes whose whole chain is granted), so a disabled node or role is never held. The
- * sets compared for targets are their STORED grants, whatever their status: a disabled role
- * grants nothing today but everything as soon as someone re-enables it.
- *
- * Pure functions, no query: the policies get the target's stored sets from holdings.ts.
+ * THE GRANT RULE (docs/architecture.md, "Authorization"): a non-super administrator acts only
+ * within what they hold. Every grant, enable, re-code or move needs all it would grant held; every
+ * disable, delete or take-over needs a target that holds nothing the caller lacks. Both reduce to
+ * `withinHeld`; "held" is the request's snapshot, targets are compared by their STORED grants
+ * (a disabled role grants all again once re-enabled). Pure: holdings.ts reads the sets.
  */
 
 /** Who is asking: the Bouncer "user" of this application (app/middleware/initialize_bouncer). */

@@ -37,17 +37,11 @@ type GuardRow = Record<string, any> & {
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
 
 /**
- * Authenticates administrators by `Authorization: Bearer <jwt>`.
- *
- * Per request, in this order: size and shape of the header (before any crypto) -> JWT verify ->
- * ONE query reading the account, its session (the JWT's `jti`) and the current access version ->
- * reject a missing or disabled account, a tokenVersion that no longer matches, or a session that
- * is missing, ended or expired -> last-seen of the session, written at most once a minute ->
- * the access snapshot for (account, version):
- * cached while the version is unchanged, else computed (1 more query). So 1 SQL round trip per
- * request when nothing changed, 2 after a change; the account row is read every time, and any
- * change to roles, menus or their links (raw SQL included) moves the version: revocations apply
- * to the very next request, on every instance.
+ * `Authorization: Bearer <jwt>`: header shape (before any crypto) -> JWT verify -> ONE query for
+ * the account, its session (`jti`) and the access version -> refuse a missing/disabled account,
+ * a stale tokenVersion or a dead session -> the access snapshot cached per (account, version).
+ * 1 round trip when nothing changed, so revocation applies on the very next request
+ * (docs/architecture.md, "What a protected request reads").
  */
 export class JwtGuard implements GuardContract<User> {
   declare [symbols.GUARD_KNOWN_EVENTS]: {}

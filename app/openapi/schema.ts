@@ -44,6 +44,9 @@ export const s = {
   ref: (name: string): Schema => ({ $ref: `#/components/schemas/${name}` }),
 }
 
+/** The status of users, roles and menus. */
+export const enabledStatus = () => s.enum(['enabled', 'disabled'])
+
 /** Marks a schema as a named component: the document lists it once and refers to it by $ref. */
 export function named<S extends Schema>(name: string, schema: S): S {
   Object.defineProperty(schema, NAME, { value: name, enumerable: false })

@@ -1,6 +1,6 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type Menu from '#models/menu'
-import { named, omit, s, shape } from '#openapi/schema'
+import { enabledStatus, named, omit, s, shape } from '#openapi/schema'
 import { MENU_TYPES } from '#models/menu'
 
 /** A node of the menu tree together with its children, as built by the menu service. */
@@ -17,7 +17,7 @@ const menu = shape({
   permission: s.nullable(s.string()),
   sort: s.integer(),
   visible: s.boolean(),
-  status: s.enum(['enabled', 'disabled']),
+  status: enabledStatus(),
   createdAt: s.dateTime(),
   updatedAt: s.dateTime(),
 })

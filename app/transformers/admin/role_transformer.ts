@@ -1,13 +1,13 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type Role from '#models/role'
-import { named, s, shape } from '#openapi/schema'
+import { enabledStatus, named, s, shape } from '#openapi/schema'
 
 /** A role as other resources show it (a user's roles, /me). */
 export const roleSummary = shape({
   id: s.integer(),
   code: s.string(),
   name: s.string(),
-  status: s.enum(['enabled', 'disabled']),
+  status: enabledStatus(),
 })
 const role = shape({
   ...roleSummary.properties,

@@ -1,6 +1,6 @@
 import type User from '#models/user'
 import { BaseTransformer } from '@adonisjs/core/transformers'
-import { named, s, shape } from '#openapi/schema'
+import { enabledStatus, named, s, shape } from '#openapi/schema'
 import { roleSummary } from '#transformers/admin/role_transformer'
 import { sidebarMenuSchema } from '#transformers/admin/menu_transformer'
 
@@ -10,7 +10,7 @@ export const currentUser = shape({
   account: s.string(),
   nickname: s.string(),
   email: s.nullable(s.string()),
-  status: s.enum(['enabled', 'disabled']),
+  status: enabledStatus(),
   lastLoginAt: s.nullable(s.dateTime()),
   createdAt: s.dateTime(),
 })

@@ -1,8 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import CurrentUserTransformer from '#transformers/auth/current_user_transformer'
+import CurrentUserTransformer, { meSchema } from '#transformers/auth/current_user_transformer'
 import { contract } from '#openapi/contract'
-import { named, s } from '#openapi/schema'
-import { currentUserSchema } from '#transformers/auth/current_user_transformer'
 import MenuService from '#services/admin/menu_service'
 import { MenuTreeTransformer, menuTreeSchema } from '#transformers/admin/menu_transformer'
 
@@ -12,36 +10,7 @@ export default class MeController {
   static contract = contract({
     show: {
       summary: 'The caller: profile, roles, sidebar menu tree (no buttons), permission codes',
-      data: s.object({
-        user: currentUserSchema,
-        roles: s.array(
-          s.object({
-            id: s.integer(),
-            code: s.string(),
-            name: s.string(),
-            status: s.enum(['enabled', 'disabled']),
-          })
-        ),
-        menus: s.array(
-          named(
-            'SidebarMenu',
-            s.object({
-              id: s.integer(),
-              parentId: s.nullable(s.integer()),
-              type: s.enum(['directory', 'menu']),
-              name: s.string(),
-              path: s.nullable(s.string()),
-              component: s.nullable(s.string()),
-              icon: s.nullable(s.string()),
-              permission: s.nullable(s.string()),
-              sort: s.integer(),
-              visible: s.boolean(),
-              children: s.array(s.ref('SidebarMenu')),
-            })
-          )
-        ),
-        permissions: s.array(s.string()),
-      }),
+      data: meSchema,
     },
     grantable: {
       summary: 'The menus the caller may grant: every node they hold, buttons included, as a tree',

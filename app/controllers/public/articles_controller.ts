@@ -3,17 +3,16 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { pageMeta } from '#providers/api_provider'
 import { notFound } from '#exceptions/api_exception'
 import articles from '#services/public/article_query_service'
-import ArticleTransformer from '#transformers/public/article_transformer'
+import ArticleTransformer, {
+  publicArticleDetailSchema,
+  publicArticleSchema,
+} from '#transformers/public/article_transformer'
 import {
   MAX_PAGE_WINDOW,
   listArticlesValidator,
   showArticleValidator,
 } from '#validators/public/article'
 import { contract } from '#openapi/contract'
-import {
-  publicArticleDetailSchema,
-  publicArticleSchema,
-} from '#transformers/public/article_transformer'
 
 /** Public content may sit in shared caches briefly; an unpublish shows within this many seconds. */
 const CACHE_CONTROL = 'public, max-age=30'

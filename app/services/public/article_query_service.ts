@@ -1,24 +1,20 @@
 import db from '@adonisjs/lucid/services/db'
+import string from '@adonisjs/core/helpers/string'
 import type { ArticleCategory } from '#models/article'
 import { PUBLIC_CONNECTION } from '#config/database'
 import { preparedQuery } from '#services/prepared_query'
 import searchGate from '#services/public/search_gate'
 import { AnswerCache, CLOCK, statementKey, type Statement } from '#services/public/answer_cache'
 import { MAX_PAGE_WINDOW, PAGE_SIZE_DEFAULT, type ArticleSort } from '#validators/public/article'
+import {
+  publicArticle,
+  publicArticleDetail,
+  type PublicArticle,
+  type PublicArticleDetail,
+} from '#transformers/public/article_transformer'
+import type { Schema } from '#openapi/schema'
 
-/** What the public may see of an article: no id, status, internal note or author account. */
-export type PublicArticle = {
-  slug: string
-  title: string
-  summary: string
-  category: ArticleCategory
-  coverUrl: string | null
-  authorName: string | null
-  /** ISO 8601, UTC. */
-  publishedAt: string
-  updatedAt: string
-}
-export type PublicArticleDetail = PublicArticle & { content: string }
+export type { PublicArticle, PublicArticleDetail }
 
 export type ArticleListFilters = {
   pageNum?: number
@@ -38,17 +34,8 @@ export type ArticlePage = {
   lastModified: Date
 }
 
-type ArticleRow = {
-  slug: string
-  title: string
-  summary: string
-  category: ArticleCategory
-  cover_url: string | null
-  author_name: string | null
-  published_at: Date | string
-  updated_at: Date | string
-  content?: string
-}
+/** A row of the public statements: the shape's columns by their snake_case names. */
+type ArticleRow = Record<string, unknown>
 
 /** The last row of the list statement: when the list changed, and when it will next. */
 type MetaRow = {
@@ -59,9 +46,22 @@ type MetaRow = {
   next_due: Date | string | null
 }
 
-/** The only columns ever read; `content` is added for the detail. */
-const COLUMNS = `a.slug, a.title, a.summary, a.category, a.cover_url, u.nickname AS author_name,
-       a.published_at, a.updated_at`
+/** Where a public field is read from when it is not the article's own column of its name. */
+const SOURCES: Record<string, string> = { authorName: 'u.nickname' }
+/** The fields of a shape as the statements read them: the only columns ever read. */
+function fieldsOf(shape: { keys: string[]; properties: Record<string, Schema> }) {
+  const fields = shape.keys.map((key) => ({
+    key,
+    column: string.snakeCase(key),
+    time: shape.properties[key].format === 'date-time',
+  }))
+  const columns = fields.map(({ key, column }) =>
+    key in SOURCES ? `${SOURCES[key]} AS ${column}` : `a.${column}`
+  )
+  return { fields, columns: columns.join(', '), nulls: columns.map(() => 'NULL').join(', ') }
+}
+const LIST = fieldsOf(publicArticle)
+const DETAIL = fieldsOf(publicArticleDetail)
 /** The domain rule: published, and the publication time has come (scheduled ones stay hidden). */
 const VISIBLE = `a.status = 'published' AND a.published_at <= ?`
 
@@ -164,7 +164,7 @@ export class ArticleQueryService {
             validUntil
           )
     const page = {
-      rows: rows.map((row) => this.toPublic(row)),
+      rows: rows.map((row) => this.toPublic<PublicArticle>(LIST, row)),
       total: counted.total,
       pageNum,
       pageSize,
@@ -191,7 +191,7 @@ export class ArticleQueryService {
     // follow articles_public_list_index (status, published_at, id).
     const page: Statement = {
       sql: `SELECT p.* FROM (
-         SELECT ${COLUMNS}, a.id, 0 AS is_meta, CAST(NULL AS BIGINT) AS version,
+         SELECT ${LIST.columns}, a.id, 0 AS is_meta, CAST(NULL AS BIGINT) AS version,
                 CAST(NULL AS ${this.timestampType()}) AS changed_at,
                 CAST(NULL AS ${this.timestampType()}) AS last_due,
                 CAST(NULL AS ${this.timestampType()}) AS next_due
@@ -200,7 +200,7 @@ export class ArticleQueryService {
           ORDER BY a.published_at ${direction}, a.id ${direction}
           LIMIT ? OFFSET ?) p
        UNION ALL
-       SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1, v.version, v.changed_at,
+       SELECT ${LIST.nulls}, NULL, 1, v.version, v.changed_at,
               (SELECT MAX(a.published_at) FROM articles a WHERE ${VISIBLE}),
               (SELECT MIN(a.published_at) FROM articles a
                 WHERE a.status = 'published' AND a.published_at > ?)
@@ -234,13 +234,13 @@ export class ArticleQueryService {
 
   async findBySlug(slug: string): Promise<PublicArticleDetail | null> {
     const [row] = await preparedQuery<ArticleRow>(
-      `SELECT ${COLUMNS}, a.content
+      `SELECT ${DETAIL.columns}
          FROM articles a LEFT JOIN users u ON u.id = a.author_id
         WHERE ${VISIBLE} AND a.slug = ?`,
       [this.timestamp(Date.now()), slug],
       { client: this.client() }
     )
-    return row ? { ...this.toPublic(row), content: row.content! } : null
+    return row ? this.toPublic<PublicArticleDetail>(DETAIL, row) : null
   }
 
   /**
@@ -325,17 +325,13 @@ export class ArticleQueryService {
     return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`)
   }
 
-  protected toPublic(row: ArticleRow): PublicArticle {
-    return {
-      slug: row.slug,
-      title: row.title,
-      summary: row.summary,
-      category: row.category,
-      coverUrl: row.cover_url,
-      authorName: row.author_name ?? null,
-      publishedAt: this.toDate(row.published_at).toISOString(),
-      updatedAt: this.toDate(row.updated_at).toISOString(),
+  /** A row as the public sees it: the shape's fields, times in ISO 8601 UTC. */
+  protected toPublic<T>(shape: typeof LIST, row: ArticleRow): T {
+    const article: Record<string, unknown> = {}
+    for (const { key, column, time } of shape.fields) {
+      article[key] = time ? this.toDate(row[column] as Date | string).toISOString() : row[column]
     }
+    return article as T
   }
 }
 

@@ -1,24 +1,11 @@
 import { DateTime } from 'luxon'
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type Article from '#models/article'
-import { named, s } from '#openapi/schema'
+import { computed, named, s, shape } from '#openapi/schema'
 import { ARTICLE_CATEGORIES, ARTICLE_STATUSES } from '#models/article'
 
-const SUMMARY_FIELDS = [
-  'id',
-  'slug',
-  'title',
-  'summary',
-  'category',
-  'coverUrl',
-  'status',
-  'publishedAt',
-  'authorId',
-  'createdAt',
-  'updatedAt',
-] as const
-
-const articleFields = {
+const author = shape({ id: s.integer(), account: s.string(), nickname: s.string() })
+const article = shape({
   id: s.integer(),
   slug: s.string(),
   title: s.string(),
@@ -30,15 +17,17 @@ const articleFields = {
   authorId: s.nullable(s.integer()),
   createdAt: s.dateTime(),
   updatedAt: s.dateTime(),
-  scheduled: s.boolean(),
-  author: s.nullable(s.object({ id: s.integer(), account: s.string(), nickname: s.string() })),
-}
+  scheduled: computed(s.boolean()),
+  author: computed(s.nullable(author.schema)),
+})
+const detail = shape({
+  ...article.properties,
+  content: s.string(),
+  internalNote: s.nullable(s.string()),
+})
 /** Response contract (OpenAPI): list items, and the detail with content and internal note. */
-export const adminArticleSchema = named('AdminArticle', s.object(articleFields))
-export const adminArticleDetailSchema = named(
-  'AdminArticleDetail',
-  s.object({ ...articleFields, content: s.string(), internalNote: s.nullable(s.string()) })
-)
+export const adminArticleSchema = named('AdminArticle', article.schema)
+export const adminArticleDetailSchema = named('AdminArticleDetail', detail.schema)
 
 /**
  * Articles on the admin side: every status and the internal fields (internal note, author),
@@ -46,30 +35,20 @@ export const adminArticleDetailSchema = named(
  */
 export default class ArticleTransformer extends BaseTransformer<Article> {
   toObject() {
-    return {
-      ...this.pick(this.resource, SUMMARY_FIELDS),
-      scheduled: this.isScheduled(),
-      author: this.author(),
-    }
+    return { ...this.pick(this.resource, article.keys), ...this.computed() }
   }
 
   toDetail() {
+    return { ...this.pick(this.resource, detail.keys), ...this.computed() }
+  }
+
+  private computed() {
+    const { status, publishedAt, author: writer } = this.resource
     return {
-      ...this.pick(this.resource, [...SUMMARY_FIELDS, 'content', 'internalNote']),
-      scheduled: this.isScheduled(),
-      author: this.author(),
+      // Published with a future date: hidden from the public site until then.
+      scheduled: status === 'published' && publishedAt !== null && publishedAt > DateTime.utc(),
+      // Preloaded by the service; null once the author was deleted.
+      author: writer ? this.pick(writer, author.keys) : null,
     }
-  }
-
-  /** Published with a future date: hidden from the public site until then. */
-  private isScheduled() {
-    const { status, publishedAt } = this.resource
-    return status === 'published' && publishedAt !== null && publishedAt > DateTime.utc()
-  }
-
-  /** The author account (preloaded by the service), null once the author was deleted. */
-  private author() {
-    const author = this.resource.author
-    return author ? { id: author.id, account: author.account, nickname: author.nickname } : null
   }
 }

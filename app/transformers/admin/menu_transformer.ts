@@ -1,28 +1,12 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type Menu from '#models/menu'
-import { named, s } from '#openapi/schema'
+import { enabledStatus, named, omit, s, shape } from '#openapi/schema'
 import { MENU_TYPES } from '#models/menu'
-
-const FIELDS = [
-  'id',
-  'parentId',
-  'type',
-  'name',
-  'path',
-  'component',
-  'icon',
-  'permission',
-  'sort',
-  'visible',
-  'status',
-  'createdAt',
-  'updatedAt',
-] as const
 
 /** A node of the menu tree together with its children, as built by the menu service. */
 export type MenuNode = { menu: Menu; children: MenuNode[] }
 
-const menuFields = {
+const menu = shape({
   id: s.integer(),
   parentId: s.nullable(s.integer()),
   type: s.enum(MENU_TYPES),
@@ -33,34 +17,41 @@ const menuFields = {
   permission: s.nullable(s.string()),
   sort: s.integer(),
   visible: s.boolean(),
-  status: s.enum(['enabled', 'disabled']),
+  status: enabledStatus(),
   createdAt: s.dateTime(),
   updatedAt: s.dateTime(),
-}
+})
 /** Response contract (OpenAPI): a menu node, flat or in the editing tree. */
-export const menuSchema = named('Menu', s.object(menuFields))
+export const menuSchema = named('Menu', menu.schema)
 export const menuTreeSchema = named(
   'MenuTree',
-  s.object({ ...menuFields, children: s.array(s.ref('MenuTree')) })
+  s.object({ ...menu.properties, children: s.array(s.ref('MenuTree')) })
+)
+/** The sidebar of /api/auth/me (AccessSnapshot): enabled pages only, so no status or buttons. */
+export const sidebarMenuSchema = named(
+  'SidebarMenu',
+  s.object({
+    ...omit(menu.properties, 'status', 'createdAt', 'updatedAt'),
+    type: s.enum(['directory', 'menu']),
+    children: s.array(s.ref('SidebarMenu')),
+  })
 )
 
 /** Menu nodes: flat (`toObject`) or as the nested editing tree (`MenuTreeTransformer`). */
 export default class MenuTransformer extends BaseTransformer<Menu> {
   toObject() {
-    return this.pick(this.resource, FIELDS)
+    return this.pick(this.resource, menu.keys)
   }
 }
 
-type TreeObject = Pick<Menu, (typeof FIELDS)[number]> & { children: TreeObject[] }
+type TreeObject = Pick<Menu, (typeof menu.keys)[number]> & { children: TreeObject[] }
 
 export class MenuTreeTransformer extends BaseTransformer<MenuNode> {
   toObject(): TreeObject {
-    return toTreeObject(this.resource)
+    const { children } = this.resource
+    return {
+      ...this.pick(this.resource.menu, menu.keys),
+      children: children.map((child) => new MenuTreeTransformer(child).toObject()),
+    }
   }
-}
-
-function toTreeObject(node: MenuNode): TreeObject {
-  const picked = {} as Pick<Menu, (typeof FIELDS)[number]>
-  for (const key of FIELDS) (picked as any)[key] = node.menu[key]
-  return { ...picked, children: node.children.map(toTreeObject) }
 }

@@ -1,39 +1,40 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type AdminSession from '#models/admin_session'
-import { named, s } from '#openapi/schema'
+import { computed, named, s, shape } from '#openapi/schema'
 
-const iso = (ms: number) => new Date(ms).toISOString()
+/** Session times are stored as epoch milliseconds: computed into ISO 8601. */
+export const sessionTimes = {
+  createdAt: computed(s.dateTime()),
+  lastSeenAt: computed(s.dateTime()),
+  expiresAt: computed(s.dateTime()),
+}
+export const timesOf = (session: AdminSession) => ({
+  createdAt: new Date(session.createdAt).toISOString(),
+  lastSeenAt: new Date(session.lastSeenAt).toISOString(),
+  expiresAt: new Date(session.expiresAt).toISOString(),
+})
 
+const session = shape({
+  id: s.string(),
+  userId: s.integer(),
+  account: computed(s.nullable(s.string())),
+  nickname: computed(s.nullable(s.string())),
+  ip: s.string(),
+  userAgent: s.string(),
+  ...sessionTimes,
+})
 /** Response contract (OpenAPI): an online administrator's session. */
-export const sessionSchema = named(
-  'Session',
-  s.object({
-    id: s.string(),
-    userId: s.integer(),
-    account: s.nullable(s.string()),
-    nickname: s.nullable(s.string()),
-    ip: s.string(),
-    userAgent: s.string(),
-    createdAt: s.dateTime(),
-    lastSeenAt: s.dateTime(),
-    expiresAt: s.dateTime(),
-  })
-)
+export const sessionSchema = named('Session', session.schema)
 
 /** A live session as the online-administrators page shows it (`user` is preloaded). */
 export default class SessionTransformer extends BaseTransformer<AdminSession> {
   toObject() {
-    const session = this.resource
+    const { user } = this.resource
     return {
-      id: session.id,
-      userId: session.userId,
-      account: session.user?.account ?? null,
-      nickname: session.user?.nickname ?? null,
-      ip: session.ip,
-      userAgent: session.userAgent,
-      createdAt: iso(session.createdAt),
-      lastSeenAt: iso(session.lastSeenAt),
-      expiresAt: iso(session.expiresAt),
+      ...this.pick(this.resource, session.keys),
+      account: user?.account ?? null,
+      nickname: user?.nickname ?? null,
+      ...timesOf(this.resource),
     }
   }
 }

@@ -1,31 +1,18 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type User from '#models/user'
-import { named, s } from '#openapi/schema'
+import { computed, named, s, shape } from '#openapi/schema'
+import { currentUser } from '#transformers/auth/current_user_transformer'
+import { roleSummary } from '#transformers/admin/role_transformer'
 
+const user = shape({
+  ...currentUser.properties,
+  updatedAt: s.dateTime(),
+  lockedUntil: computed(s.nullable(s.dateTime())),
+  roleIds: computed(s.array(s.integer())),
+  roles: computed(s.array(roleSummary.schema)),
+})
 /** Response contract (OpenAPI). */
-export const userSchema = named(
-  'User',
-  s.object({
-    id: s.integer(),
-    account: s.string(),
-    nickname: s.string(),
-    email: s.nullable(s.string()),
-    status: s.enum(['enabled', 'disabled']),
-    lastLoginAt: s.nullable(s.dateTime()),
-    createdAt: s.dateTime(),
-    updatedAt: s.dateTime(),
-    lockedUntil: s.nullable(s.dateTime()),
-    roleIds: s.array(s.integer()),
-    roles: s.array(
-      s.object({
-        id: s.integer(),
-        code: s.string(),
-        name: s.string(),
-        status: s.enum(['enabled', 'disabled']),
-      })
-    ),
-  })
-)
+export const userSchema = named('User', user.schema)
 
 /**
  * An administrator account as the admin API shows it. Fields are picked, never spread: the
@@ -34,23 +21,9 @@ export const userSchema = named(
 export default class UserTransformer extends BaseTransformer<User> {
   toObject() {
     // `roles` is preloaded by every query that feeds this transformer.
-    const roles = (this.resource.roles ?? []).map((role) => ({
-      id: role.id,
-      code: role.code,
-      name: role.name,
-      status: role.status,
-    }))
+    const roles = (this.resource.roles ?? []).map((role) => this.pick(role, roleSummary.keys))
     return {
-      ...this.pick(this.resource, [
-        'id',
-        'account',
-        'nickname',
-        'email',
-        'status',
-        'lastLoginAt',
-        'createdAt',
-        'updatedAt',
-      ]),
+      ...this.pick(this.resource, user.keys),
       // Set by the user service: until when anonymous logins of the account are blocked.
       lockedUntil: (this.resource.$extras.lockedUntil as string | null | undefined) ?? null,
       roleIds: roles.map((role) => role.id),

@@ -1,32 +1,31 @@
 import type User from '#models/user'
 import { BaseTransformer } from '@adonisjs/core/transformers'
-import { named, s } from '#openapi/schema'
+import { enabledStatus, named, s, shape } from '#openapi/schema'
+import { roleSummary } from '#transformers/admin/role_transformer'
+import { sidebarMenuSchema } from '#transformers/admin/menu_transformer'
 
-/** Response contract (OpenAPI): `user` in /api/auth/me. */
-export const currentUserSchema = named(
-  'CurrentUser',
-  s.object({
-    id: s.integer(),
-    account: s.string(),
-    nickname: s.string(),
-    email: s.nullable(s.string()),
-    status: s.enum(['enabled', 'disabled']),
-    lastLoginAt: s.nullable(s.dateTime()),
-    createdAt: s.dateTime(),
-  })
-)
+/** The signed-in administrator's own profile; the admin User shape extends it. */
+export const currentUser = shape({
+  id: s.integer(),
+  account: s.string(),
+  nickname: s.string(),
+  email: s.nullable(s.string()),
+  status: enabledStatus(),
+  lastLoginAt: s.nullable(s.dateTime()),
+  createdAt: s.dateTime(),
+})
+/** Response contract (OpenAPI): `user` in /api/auth/me, and the whole /me body. */
+export const currentUserSchema = named('CurrentUser', currentUser.schema)
+export const meSchema = s.object({
+  user: currentUserSchema,
+  roles: s.array(roleSummary.schema),
+  menus: s.array(sidebarMenuSchema),
+  permissions: s.array(s.string()),
+})
 
-/** The signed-in administrator's own profile: no password digest, no tokenVersion. */
+/** Picked, never spread: no password digest, no tokenVersion. */
 export default class CurrentUserTransformer extends BaseTransformer<User> {
   toObject() {
-    return this.pick(this.resource, [
-      'id',
-      'account',
-      'nickname',
-      'email',
-      'status',
-      'lastLoginAt',
-      'createdAt',
-    ])
+    return this.pick(this.resource, currentUser.keys)
   }
 }

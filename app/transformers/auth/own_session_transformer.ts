@@ -1,35 +1,25 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type AdminSession from '#models/admin_session'
-import { named, s } from '#openapi/schema'
+import { computed, named, s, shape } from '#openapi/schema'
+import { sessionTimes, timesOf } from '#transformers/admin/session_transformer'
 
-const iso = (ms: number) => new Date(ms).toISOString()
-
+const ownSession = shape({
+  id: s.string(),
+  current: computed(s.boolean()),
+  ip: s.string(),
+  userAgent: s.string(),
+  ...sessionTimes,
+})
 /** Response contract (OpenAPI): one of the caller's sessions. */
-export const ownSessionSchema = named(
-  'OwnSession',
-  s.object({
-    id: s.string(),
-    current: s.boolean(),
-    ip: s.string(),
-    userAgent: s.string(),
-    createdAt: s.dateTime(),
-    lastSeenAt: s.dateTime(),
-    expiresAt: s.dateTime(),
-  })
-)
+export const ownSessionSchema = named('OwnSession', ownSession.schema)
 
 /** One of the caller's own sessions; `current` marks the one this request came with. */
 export default class OwnSessionTransformer extends BaseTransformer<AdminSession> {
   toObject() {
-    const session = this.resource
     return {
-      id: session.id,
-      current: Boolean(session.$extras.current),
-      ip: session.ip,
-      userAgent: session.userAgent,
-      createdAt: iso(session.createdAt),
-      lastSeenAt: iso(session.lastSeenAt),
-      expiresAt: iso(session.expiresAt),
+      ...this.pick(this.resource, ownSession.keys),
+      current: Boolean(this.resource.$extras.current),
+      ...timesOf(this.resource),
     }
   }
 }

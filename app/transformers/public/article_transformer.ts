@@ -1,21 +1,13 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
-import type { PublicArticle, PublicArticleDetail } from '#services/public/article_query_service'
-import { named, s } from '#openapi/schema'
+import { named, s, shape, type Infer } from '#openapi/schema'
 import { ARTICLE_CATEGORIES } from '#models/article'
 
-/** The public list fields: the whole response contract of a list item, nothing else. */
-const LIST_FIELDS = [
-  'slug',
-  'title',
-  'summary',
-  'category',
-  'coverUrl',
-  'authorName',
-  'publishedAt',
-  'updatedAt',
-] as const
-
-const publicFields = {
+/**
+ * What the public may see of an article (no id, status, internal note or author account): the
+ * response contract, and the only columns the public query reads (article_query_service).
+ * List items carry no content; the detail does.
+ */
+export const publicArticle = shape({
   slug: s.string(),
   title: s.string(),
   summary: s.string(),
@@ -24,27 +16,24 @@ const publicFields = {
   authorName: s.nullable(s.string()),
   publishedAt: s.dateTime(),
   updatedAt: s.dateTime(),
-}
-/** Response contract (OpenAPI): list items carry no content; the detail does. */
-export const publicArticleSchema = named('PublicArticle', s.object(publicFields))
-export const publicArticleDetailSchema = named(
-  'PublicArticleDetail',
-  s.object({ ...publicFields, content: s.string() })
-)
+})
+export const publicArticleDetail = shape({ ...publicArticle.properties, content: s.string() })
+export type PublicArticle = Infer<typeof publicArticle.schema>
+export type PublicArticleDetail = Infer<typeof publicArticleDetail.schema>
 
-/**
- * Public article contract. pick() is the last fence: even if a query selected more, only these
- * keys leave the server. The list variant carries no content.
- */
+/** Response contract (OpenAPI). */
+export const publicArticleSchema = named('PublicArticle', publicArticle.schema)
+export const publicArticleDetailSchema = named('PublicArticleDetail', publicArticleDetail.schema)
+
+/** pick() is the last fence: even if a query selected more, only these keys leave the server. */
 export default class ArticleTransformer extends BaseTransformer<
   PublicArticle | PublicArticleDetail
 > {
   toObject() {
-    return this.pick(this.resource, LIST_FIELDS)
+    return this.pick(this.resource, publicArticle.keys)
   }
 
   forDetail() {
-    const article = this.resource as PublicArticleDetail
-    return this.pick(article, [...LIST_FIELDS, 'content'])
+    return this.pick(this.resource as PublicArticleDetail, publicArticleDetail.keys)
   }
 }

@@ -49,9 +49,9 @@ export default class UserCreate extends BaseCommand {
       )
     } catch (error) {
       // The password policy (422) or an account that exists in any letter case (409).
-      const code = (error as { code?: string }).code
-      if (code === 'E_VALIDATION_ERROR' || code === 'E_CONFLICT') {
-        this.logger.error((error as Error).message)
+      const { ApiException, FieldError } = await import('#exceptions/api_exception')
+      if (error instanceof FieldError || error instanceof ApiException) {
+        this.logger.error(error.message)
         this.exitCode = 1
         return
       }

@@ -53,8 +53,10 @@ export default class UserResetPassword extends BaseCommand {
         })
       )
     } catch (error) {
-      if ((error as { code?: string }).code === 'E_VALIDATION_ERROR') {
-        this.logger.error((error as Error).message)
+      // The password policy refused it (a 422 on the API).
+      const { FieldError } = await import('#exceptions/api_exception')
+      if (error instanceof FieldError) {
+        this.logger.error(error.message)
         this.exitCode = 1
         return
       }

@@ -1,4 +1,5 @@
 import limiter from '@adonisjs/limiter/services/main'
+import { errors as limiterErrors } from '@adonisjs/limiter'
 import string from '@adonisjs/core/helpers/string'
 import adminAuthConfig from '#config/admin_auth'
 import type { HttpContext } from '@adonisjs/core/http'
@@ -139,8 +140,8 @@ export async function reserveAttempt(keys: LimitKey[]): Promise<Reservation> {
       taken.push({ limit, remaining: state.remaining, resetIn: state.availableIn })
     } catch (error) {
       await giveBack(taken)
-      if ((error as { code?: string }).code === 'E_TOO_MANY_REQUESTS') {
-        const availableIn = (error as any).response?.availableIn ?? windowSeconds
+      if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
+        const availableIn = error.response.availableIn
         rememberBlock(limit.key, availableIn)
         throw tooManyRequests(availableIn, limit.requests)
       }

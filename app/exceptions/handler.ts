@@ -1,5 +1,7 @@
 import { errors as vineErrors } from '@vinejs/vine'
 import { errors as bouncerErrors } from '@adonisjs/bouncer'
+import { errors as limiterErrors } from '@adonisjs/limiter'
+import { errors as lucidErrors } from '@adonisjs/lucid'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import { ApiException, FieldError, tooManyRequests } from '#exceptions/api_exception'
 import { recordRefusal } from '#services/audit_log'
@@ -151,20 +153,20 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       }
     }
 
+    if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
+      // The limiter's own exception (route throttles, the captcha allowance): the same answer as
+      // ours, with the allowance of the limiter that refused.
+      return this.render(tooManyRequests(error.response.availableIn, error.response.limit))
+    }
+    if (error instanceof lucidErrors.E_ROW_NOT_FOUND) {
+      return { status: 404, errors: [{ code: 'E_NOT_FOUND', message: 'Resource not found' }] }
+    }
+
     const err = (error ?? {}) as {
       status?: number
       code?: string
       message?: string
       errno?: string
-    }
-    if (err.code === 'E_TOO_MANY_REQUESTS') {
-      // The limiter's own exception (route throttles, the captcha allowance): the same answer as
-      // ours, with the allowance of the limiter that refused.
-      const state = (error as any).response as { availableIn?: number; limit?: number } | undefined
-      return this.render(tooManyRequests(state?.availableIn ?? 60, state?.limit))
-    }
-    if (err.code === 'E_ROW_NOT_FOUND') {
-      return { status: 404, errors: [{ code: 'E_NOT_FOUND', message: 'Resource not found' }] }
     }
     if (err.code && UNIQUE_VIOLATIONS.has(err.code)) {
       return {

@@ -1,10 +1,13 @@
 /*
-| HTTP throttles (@adonisjs/limiter). Login and captcha limits live in app/auth/login_limiter.ts,
-| where their keys depend on the account and the attempt's outcome.
+| HTTP throttles (@adonisjs/limiter), used as route middleware. Login limits live in
+| app/auth/login_limiter.ts, where their keys depend on the account and the attempt's outcome.
 */
 import limiter from '@adonisjs/limiter/services/main'
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
 import env from '#start/env'
 import { addressKey } from '#services/address_key'
+import { consumeCaptchaAllowance } from '#auth/login_limiter'
 
 /**
  * Keyword searches on the public list, per client address: each costs an index lookup (or a scan
@@ -24,3 +27,13 @@ export const publicSearchThrottle = limiter.define('public_search', (ctx) => {
     .store('memory')
     .usingKey(`search_ip_${addressKey(ctx.request.ip())}`)
 })
+
+/**
+ * Captcha challenge, slider and verify, per client address per minute, counted in the shared store
+ * (every instance spends one allowance) before the controller runs; a 429 once it is spent. Not
+ * `limiter.define`: the answer carries the IETF RateLimit-* headers, as login and password do.
+ */
+export async function captchaThrottle(ctx: HttpContext, next: NextFn) {
+  await consumeCaptchaAllowance(ctx.request.ip(), ctx.response)
+  return next()
+}

@@ -1,16 +1,21 @@
 /*
-| Administrator authentication (see start/routes.ts). Captcha and login are rate limited inside
-| their controllers/services (per IP, and per account for login).
+| Administrator authentication (see start/routes.ts). The captcha routes are throttled per address
+| (start/limiter.ts); login is limited inside its service (per address and per account).
 */
 import router from '@adonisjs/core/services/router'
 import { controllers } from '#generated/controllers'
 import { middleware } from '#start/kernel'
+import { captchaThrottle } from '#start/limiter'
 
 router
   .group(() => {
-    router.get('captcha', [controllers.auth.Captcha, 'challenge']).as('captcha.challenge')
-    router.post('captcha', [controllers.auth.Captcha, 'show']).as('captcha.show')
-    router.post('captcha/verify', [controllers.auth.Captcha, 'verify']).as('captcha.verify')
+    router
+      .group(() => {
+        router.get('captcha', [controllers.auth.Captcha, 'challenge']).as('captcha.challenge')
+        router.post('captcha', [controllers.auth.Captcha, 'show']).as('captcha.show')
+        router.post('captcha/verify', [controllers.auth.Captcha, 'verify']).as('captcha.verify')
+      })
+      .use(captchaThrottle)
     router.post('login', [controllers.auth.Session, 'store']).as('login')
     router
       .group(() => {

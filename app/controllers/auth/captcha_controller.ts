@@ -13,7 +13,7 @@ import { isHumanLikeTrack } from '#captcha/track'
 import { powChallengeFor, solvedPow } from '#captcha/proof_of_work'
 import { challengeLevel } from '#captcha/difficulty'
 import { findDevice } from '#auth/device_tokens'
-import { assertAllowed, consumeCaptchaAllowance, countFailure, ipKey } from '#auth/login_limiter'
+import { assertAllowed, countFailure, ipKey } from '#auth/login_limiter'
 import {
   captchaChallengeValidator,
   captchaCreateValidator,
@@ -99,7 +99,6 @@ export default class CaptchaController {
   /** GET /api/auth/captcha: a signed challenge; its cost is an HMAC and the level's lookups. */
   async challenge({ request, response, serialize }: HttpContext) {
     const ip = request.ip()
-    await consumeCaptchaAllowance(ip, response)
     const { account } = await request.validateUsing(captchaChallengeValidator, {
       data: request.qs(),
     })
@@ -121,7 +120,6 @@ export default class CaptchaController {
    */
   async show({ request, response, serialize }: HttpContext) {
     const ip = request.ip()
-    await consumeCaptchaAllowance(ip, response)
     const { pow } = await request.validateUsing(captchaCreateValidator)
     // A blocked address cannot log in, so it gets no slider either (an unsigned claim to be a
     // device's challenge fails the signature below).
@@ -156,7 +154,6 @@ export default class CaptchaController {
    * the one-time login credential, carrying the level and account its proof of work paid for.
    */
   async verify({ request, response, serialize }: HttpContext) {
-    await consumeCaptchaAllowance(request.ip(), response)
     const { captchaId, x, track, input } = await request
       .validateUsing(captchaVerifyValidator)
       .catch(async (error) => {

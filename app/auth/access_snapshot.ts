@@ -1,22 +1,14 @@
 import db from '@adonisjs/lucid/services/db'
 import { preparedQuery } from '#services/prepared_query'
 import { SUPER_ADMIN_ROLE } from '#models/role'
+import type Menu from '#models/menu'
 import { ALL_PERMISSION_CODES } from '#auth/permissions'
 
 export type SnapshotRole = { id: number; code: string; name: string; status: string }
 
-export type SnapshotMenu = {
-  id: number
-  parentId: number | null
-  type: 'directory' | 'menu' | 'button'
-  name: string
-  path: string | null
-  component: string | null
-  icon: string | null
-  permission: string | null
-  sort: number
-  visible: boolean
-}
+type Text = 'name' | 'path' | 'component' | 'icon' | 'permission'
+/** A granted menu node: the menu's own columns, without status (only enabled nodes are granted). */
+export type SnapshotMenu = Pick<Menu, 'id' | 'parentId' | 'type' | Text | 'sort' | 'visible'>
 
 export type MenuTreeNode = SnapshotMenu & { children: MenuTreeNode[] }
 
@@ -87,18 +79,13 @@ export function buildMenuTree<T extends { id: number; parentId: number | null }>
   return roots
 }
 
-type Row = {
+/** A row of the snapshot statement: roles and menus in one column set (NULL where not theirs). */
+type Row = Pick<SnapshotMenu, Text | 'sort'> & {
   kind: 'role' | 'menu' | 'buttons' | 'version'
   id: number | null
   parent_id: number | null
   type: SnapshotMenu['type'] | null
   code: string | null
-  name: string
-  path: string | null
-  component: string | null
-  icon: string | null
-  permission: string | null
-  sort: number
   visible: boolean | number | null
   status: string
 }

@@ -1,5 +1,6 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import { pageMeta } from '#providers/api_provider'
+import type Article from '#models/article'
 import ArticleService from '#services/admin/article_service'
 import { actorOf } from '#services/admin/common'
 import ArticleTransformer from '#transformers/admin/article_transformer'
@@ -15,12 +16,11 @@ import {
   adminArticleSchema,
 } from '#transformers/admin/article_transformer'
 
-const articles = new ArticleService()
-
 /**
  * /api/admin/articles: the back-office side of articles (all statuses, internal fields). The
  * public module has its own controller, service and transformer.
  */
+@inject()
 export default class ArticlesController {
   static contract = contract({
     index: {
@@ -51,45 +51,44 @@ export default class ArticlesController {
     unpublish: { summary: 'Back to draft', data: adminArticleDetailSchema },
   })
 
-  async index(ctx: HttpContext) {
-    const filters = await ctx.request.validateUsing(listArticlesValidator)
-    const page = await articles.list(filters)
-    return ctx.serialize(
-      ArticleTransformer.paginate(page.rows, pageMeta(page.total, page.pageNum, page.pageSize))
-    )
+  constructor(protected articles: ArticleService) {}
+
+  async index({ request, serialize }: HttpContext) {
+    const page = await this.articles.list(await request.validateUsing(listArticlesValidator))
+    return serialize(ArticleTransformer.paginate(page.rows, page.meta))
   }
 
-  async show(ctx: HttpContext) {
-    const article = await articles.show(ctx.params.id)
-    return ctx.serialize(ArticleTransformer.transform(article).useVariant('toDetail'))
+  async show({ params, serialize }: HttpContext) {
+    return serialize(detail(await this.articles.show(params.id)))
   }
 
   async store(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(createArticleValidator)
-    const article = await articles.create(actorOf(ctx), data)
+    const article = await this.articles.create(actorOf(ctx), data)
     ctx.response.status(201)
-    return ctx.serialize(ArticleTransformer.transform(article).useVariant('toDetail'))
+    return ctx.serialize(detail(article))
   }
 
   async update(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(updateArticleValidator)
-    const article = await articles.update(actorOf(ctx), ctx.params.id, data)
-    return ctx.serialize(ArticleTransformer.transform(article).useVariant('toDetail'))
+    return ctx.serialize(detail(await this.articles.update(actorOf(ctx), ctx.params.id, data)))
   }
 
   async destroy(ctx: HttpContext) {
-    await articles.destroy(actorOf(ctx), ctx.params.id)
+    await this.articles.destroy(actorOf(ctx), ctx.params.id)
     return ctx.response.noContent()
   }
 
   async publish(ctx: HttpContext) {
     const { publishedAt } = await ctx.request.validateUsing(publishArticleValidator)
-    const article = await articles.publish(actorOf(ctx), ctx.params.id, publishedAt)
-    return ctx.serialize(ArticleTransformer.transform(article).useVariant('toDetail'))
+    const article = await this.articles.publish(actorOf(ctx), ctx.params.id, publishedAt)
+    return ctx.serialize(detail(article))
   }
 
   async unpublish(ctx: HttpContext) {
-    const article = await articles.unpublish(actorOf(ctx), ctx.params.id)
-    return ctx.serialize(ArticleTransformer.transform(article).useVariant('toDetail'))
+    return ctx.serialize(detail(await this.articles.unpublish(actorOf(ctx), ctx.params.id)))
   }
 }
+
+/** Every answer about one article carries its content (the detail variant). */
+const detail = (article: Article) => ArticleTransformer.transform(article).useVariant('toDetail')

@@ -1,14 +1,13 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import { pageMeta } from '#providers/api_provider'
 import LoginLogService from '#services/admin/login_log_service'
 import LoginLogTransformer from '#transformers/admin/login_log_transformer'
 import { listLoginLogsValidator } from '#validators/admin/login_log'
 import { contract } from '#openapi/contract'
 import { loginLogSchema } from '#transformers/admin/login_log_transformer'
 
-const loginLogs = new LoginLogService()
-
 /** /api/admin/login-logs: every login attempt, newest first. */
+@inject()
 export default class LoginLogsController {
   static contract = contract({
     index: {
@@ -18,11 +17,10 @@ export default class LoginLogsController {
     },
   })
 
-  async index(ctx: HttpContext) {
-    const filters = await ctx.request.validateUsing(listLoginLogsValidator)
-    const page = await loginLogs.list(filters)
-    return ctx.serialize(
-      LoginLogTransformer.paginate(page.rows, pageMeta(page.total, page.pageNum, page.pageSize))
-    )
+  constructor(protected loginLogs: LoginLogService) {}
+
+  async index({ request, serialize }: HttpContext) {
+    const page = await this.loginLogs.list(await request.validateUsing(listLoginLogsValidator))
+    return serialize(LoginLogTransformer.paginate(page.rows, page.meta))
   }
 }

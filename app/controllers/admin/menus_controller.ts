@@ -1,5 +1,5 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import { pageMeta } from '#providers/api_provider'
 import MenuService from '#services/admin/menu_service'
 import { actorOf } from '#services/admin/common'
 import MenuTransformer, { MenuTreeTransformer } from '#transformers/admin/menu_transformer'
@@ -11,9 +11,8 @@ import {
 import { contract } from '#openapi/contract'
 import { menuSchema, menuTreeSchema } from '#transformers/admin/menu_transformer'
 
-const menus = new MenuService()
-
 /** /api/admin/menus: each route declares its permission in start/routes/admin.ts. */
+@inject()
 export default class MenusController {
   static contract = contract({
     tree: { summary: 'Every menu as the editing tree', list: menuTreeSchema },
@@ -35,39 +34,37 @@ export default class MenusController {
     destroy: { summary: 'Delete a menu node without children', status: 204, errors: [409] },
   })
 
+  constructor(protected menus: MenuService) {}
+
   /** The whole tree, every type and status, for the menu editor. */
-  async tree(ctx: HttpContext) {
-    return ctx.serialize(MenuTreeTransformer.transform(await menus.tree()))
+  async tree({ serialize }: HttpContext) {
+    return serialize(MenuTreeTransformer.transform(await this.menus.tree()))
   }
 
-  async index(ctx: HttpContext) {
-    const filters = await ctx.request.validateUsing(listMenusValidator)
-    const page = await menus.list(filters)
-    return ctx.serialize(
-      MenuTransformer.paginate(page.rows, pageMeta(page.total, page.pageNum, page.pageSize))
-    )
+  async index({ request, serialize }: HttpContext) {
+    const page = await this.menus.list(await request.validateUsing(listMenusValidator))
+    return serialize(MenuTransformer.paginate(page.rows, page.meta))
   }
 
-  async show(ctx: HttpContext) {
-    return ctx.serialize(MenuTransformer.transform(await menus.show(ctx.params.id)))
+  async show({ params, serialize }: HttpContext) {
+    return serialize(MenuTransformer.transform(await this.menus.show(params.id)))
   }
 
   async store(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(createMenuValidator)
-    const menu = await menus.create(actorOf(ctx), data)
+    const menu = await this.menus.create(actorOf(ctx), data)
     ctx.response.status(201)
     return ctx.serialize(MenuTransformer.transform(menu))
   }
 
   async update(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(updateMenuValidator)
-    return ctx.serialize(
-      MenuTransformer.transform(await menus.update(actorOf(ctx), ctx.params.id, data))
-    )
+    const menu = await this.menus.update(actorOf(ctx), ctx.params.id, data)
+    return ctx.serialize(MenuTransformer.transform(menu))
   }
 
   async destroy(ctx: HttpContext) {
-    await menus.destroy(actorOf(ctx), ctx.params.id)
+    await this.menus.destroy(actorOf(ctx), ctx.params.id)
     return ctx.response.noContent()
   }
 }

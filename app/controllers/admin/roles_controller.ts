@@ -1,5 +1,6 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import { pageMeta } from '#providers/api_provider'
+import type Role from '#models/role'
 import RoleService from '#services/admin/role_service'
 import { actorOf } from '#services/admin/common'
 import RoleTransformer from '#transformers/admin/role_transformer'
@@ -12,9 +13,8 @@ import {
 import { contract } from '#openapi/contract'
 import { roleDetailSchema, roleSchema } from '#transformers/admin/role_transformer'
 
-const roles = new RoleService()
-
 /** /api/admin/roles: each route declares its permission in start/routes/admin.ts. */
+@inject()
 export default class RolesController {
   static contract = contract({
     index: { summary: 'List roles', query: listRolesValidator, page: roleSchema },
@@ -40,40 +40,39 @@ export default class RolesController {
     },
   })
 
-  async index(ctx: HttpContext) {
-    const filters = await ctx.request.validateUsing(listRolesValidator)
-    const page = await roles.list(filters)
-    return ctx.serialize(
-      RoleTransformer.paginate(page.rows, pageMeta(page.total, page.pageNum, page.pageSize))
-    )
+  constructor(protected roles: RoleService) {}
+
+  async index({ request, serialize }: HttpContext) {
+    const page = await this.roles.list(await request.validateUsing(listRolesValidator))
+    return serialize(RoleTransformer.paginate(page.rows, page.meta))
   }
 
-  async show(ctx: HttpContext) {
-    const role = await roles.show(ctx.params.id)
-    return ctx.serialize(RoleTransformer.transform(role).useVariant('toDetail'))
+  async show({ params, serialize }: HttpContext) {
+    return serialize(detail(await this.roles.show(params.id)))
   }
 
   async store(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(createRoleValidator)
-    const role = await roles.create(actorOf(ctx), data)
+    const role = await this.roles.create(actorOf(ctx), data)
     ctx.response.status(201)
-    return ctx.serialize(RoleTransformer.transform(role).useVariant('toDetail'))
+    return ctx.serialize(detail(role))
   }
 
   async update(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(updateRoleValidator)
-    const role = await roles.update(actorOf(ctx), ctx.params.id, data)
-    return ctx.serialize(RoleTransformer.transform(role).useVariant('toDetail'))
+    return ctx.serialize(detail(await this.roles.update(actorOf(ctx), ctx.params.id, data)))
   }
 
   async destroy(ctx: HttpContext) {
-    await roles.destroy(actorOf(ctx), ctx.params.id)
+    await this.roles.destroy(actorOf(ctx), ctx.params.id)
     return ctx.response.noContent()
   }
 
   async assignMenus(ctx: HttpContext) {
     const { menuIds } = await ctx.request.validateUsing(assignMenusValidator)
-    const role = await roles.assignMenus(actorOf(ctx), ctx.params.id, menuIds)
-    return ctx.serialize(RoleTransformer.transform(role).useVariant('toDetail'))
+    return ctx.serialize(detail(await this.roles.assignMenus(actorOf(ctx), ctx.params.id, menuIds)))
   }
 }
+
+/** Every answer about one role carries its menu ids (the detail variant). */
+const detail = (role: Role) => RoleTransformer.transform(role).useVariant('toDetail')

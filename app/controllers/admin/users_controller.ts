@@ -1,5 +1,5 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import { pageMeta } from '#providers/api_provider'
 import UserService from '#services/admin/user_service'
 import { actorOf } from '#services/admin/common'
 import UserTransformer from '#transformers/admin/user_transformer'
@@ -13,9 +13,8 @@ import {
 import { contract } from '#openapi/contract'
 import { userSchema } from '#transformers/admin/user_transformer'
 
-const users = new UserService()
-
 /** /api/admin/users: each route declares its permission in start/routes/admin.ts. */
+@inject()
 export default class UsersController {
   static contract = contract({
     index: { summary: 'List administrators', query: listUsersValidator, page: userSchema },
@@ -47,49 +46,49 @@ export default class UsersController {
     unlock: { summary: 'Lift the login lock of the account', data: userSchema },
   })
 
-  async index(ctx: HttpContext) {
-    const filters = await ctx.request.validateUsing(listUsersValidator)
-    const page = await users.list(filters)
-    return ctx.serialize(
-      UserTransformer.paginate(page.rows, pageMeta(page.total, page.pageNum, page.pageSize))
-    )
+  constructor(protected users: UserService) {}
+
+  async index({ request, serialize }: HttpContext) {
+    const page = await this.users.list(await request.validateUsing(listUsersValidator))
+    return serialize(UserTransformer.paginate(page.rows, page.meta))
   }
 
-  async show(ctx: HttpContext) {
-    return ctx.serialize(UserTransformer.transform(await users.show(ctx.params.id)))
+  async show({ params, serialize }: HttpContext) {
+    return serialize(UserTransformer.transform(await this.users.show(params.id)))
   }
 
   async store(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(createUserValidator)
-    const user = await users.create(actorOf(ctx), data)
+    const user = await this.users.create(actorOf(ctx), data)
     ctx.response.status(201)
     return ctx.serialize(UserTransformer.transform(user))
   }
 
   async update(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(updateUserValidator)
-    const user = await users.update(actorOf(ctx), ctx.params.id, data)
+    const user = await this.users.update(actorOf(ctx), ctx.params.id, data)
     return ctx.serialize(UserTransformer.transform(user))
   }
 
   async destroy(ctx: HttpContext) {
-    await users.destroy(actorOf(ctx), ctx.params.id)
+    await this.users.destroy(actorOf(ctx), ctx.params.id)
     return ctx.response.noContent()
   }
 
   async assignRoles(ctx: HttpContext) {
     const { roleIds } = await ctx.request.validateUsing(assignRolesValidator)
-    const user = await users.assignRoles(actorOf(ctx), ctx.params.id, roleIds)
+    const user = await this.users.assignRoles(actorOf(ctx), ctx.params.id, roleIds)
     return ctx.serialize(UserTransformer.transform(user))
   }
 
   async unlock(ctx: HttpContext) {
-    return ctx.serialize(UserTransformer.transform(await users.unlock(actorOf(ctx), ctx.params.id)))
+    const user = await this.users.unlock(actorOf(ctx), ctx.params.id)
+    return ctx.serialize(UserTransformer.transform(user))
   }
 
   async resetPassword(ctx: HttpContext) {
     const { password } = await ctx.request.validateUsing(resetPasswordValidator)
-    const user = await users.resetPassword(actorOf(ctx), ctx.params.id, password)
+    const user = await this.users.resetPassword(actorOf(ctx), ctx.params.id, password)
     return ctx.serialize(UserTransformer.transform(user))
   }
 }

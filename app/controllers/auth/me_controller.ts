@@ -1,11 +1,11 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import CurrentUserTransformer, { meSchema } from '#transformers/auth/current_user_transformer'
 import { contract } from '#openapi/contract'
 import MenuService from '#services/admin/menu_service'
 import { MenuTreeTransformer, menuTreeSchema } from '#transformers/admin/menu_transformer'
 
-const menus = new MenuService()
-
+@inject()
 export default class MeController {
   static contract = contract({
     show: {
@@ -20,6 +20,8 @@ export default class MeController {
       list: menuTreeSchema,
     },
   })
+
+  constructor(protected menus: MenuService) {}
 
   /**
    * The current account state, as the guard re-read it for this request: profile, every assigned
@@ -40,9 +42,9 @@ export default class MeController {
    * What a role editor may put in a role. The grant rule lets a caller grant only what they
    * hold, so the tree shows exactly that; it reveals nothing beyond the caller's own /me codes.
    */
-  async grantable(ctx: HttpContext) {
-    const access = ctx.auth.use('jwt').getAccessOrFail()
-    const tree = await menus.tree(access.isSuperAdmin ? undefined : access.menuIds)
-    return ctx.serialize(MenuTreeTransformer.transform(tree))
+  async grantable({ auth, serialize }: HttpContext) {
+    const access = auth.use('jwt').getAccessOrFail()
+    const tree = await this.menus.tree(access.isSuperAdmin ? undefined : access.menuIds)
+    return serialize(MenuTreeTransformer.transform(tree))
   }
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageMeta } from '#providers/api_provider'
 import { notFound } from '#exceptions/api_exception'
-import articles from '#services/public/article_query_service'
+import { ArticleQueryService } from '#services/public/article_query_service'
 import ArticleTransformer, {
   publicArticleDetailSchema,
   publicArticleSchema,
@@ -22,6 +23,7 @@ const CACHE_CONTROL = 'public, max-age=30'
  * public service (which owns the "published and due" rule), pick the public fields through the
  * transformer, and send the JSON text with a strong ETag over exactly that text.
  */
+@inject()
 export default class ArticlesController {
   static contract = contract({
     index: {
@@ -40,10 +42,13 @@ export default class ArticlesController {
     },
   })
 
+  /** Stateless: its caches are module-level, shared by every instance. */
+  constructor(protected articles: ArticleQueryService) {}
+
   async index({ request, response }: HttpContext) {
     const filters = await listArticlesValidator.validate(request.qs())
     // The client address: a keyword search holds at most its share of the search gate.
-    const page = await articles.list(filters, request.ip())
+    const page = await this.articles.list(filters, request.ip())
 
     const meta = pageMeta(page.total, page.pageNum, page.pageSize)
     // No page past pageNum * pageSize <= MAX_PAGE_WINDOW can be requested: lastPage never points there.
@@ -58,7 +63,7 @@ export default class ArticlesController {
 
   async show({ request, response }: HttpContext) {
     const { slug } = await showArticleValidator.validate({ slug: request.param('slug') })
-    const article = await articles.findBySlug(slug)
+    const article = await this.articles.findBySlug(slug)
     // Unknown, draft, archived and scheduled all answer the same: nothing tells them apart.
     if (!article) throw notFound('Article not found')
     const data = new ArticleTransformer(article).forDetail()

@@ -1,31 +1,16 @@
 import { DateTime } from 'luxon'
-import Article, { type ArticleCategory, type ArticleStatus } from '#models/article'
-import { conflict } from '#exceptions/api_exception'
 import db from '@adonisjs/lucid/services/db'
-import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import { type Actor, audit, findOr404, pageOf, whereKeyword } from '#services/admin/common'
-import { changedFields } from '#services/audit_log'
+import type { Infer } from '@vinejs/vine/types'
+import Article from '#models/article'
+import { conflict } from '#exceptions/api_exception'
+import { type Actor, findOr404, paginate, whereKeyword } from '#services/admin/common'
+import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
 import ArticlePolicy from '#policies/article_policy'
-
-export type ArticleFilters = {
-  pageNum?: number
-  pageSize?: number
-  keyword?: string
-  status?: ArticleStatus
-  category?: ArticleCategory
-}
-
-export type CreateArticleData = {
-  title: string
-  slug?: string
-  summary?: string
-  content: string
-  category: ArticleCategory
-  coverUrl?: string | null
-  internalNote?: string | null
-}
-
-export type UpdateArticleData = Partial<CreateArticleData>
+import type {
+  createArticleValidator,
+  listArticlesValidator,
+  updateArticleValidator,
+} from '#validators/admin/article'
 
 /** Room left for a "-N" suffix within the 160 characters of the column. */
 const SLUG_BASE_MAX = 150
@@ -56,14 +41,12 @@ export function firstFreeSlug(base: string, taken: ReadonlySet<string>) {
  * Status changes go through publish/unpublish only, which need their own permission.
  */
 export default class ArticleService {
-  async list(filters: ArticleFilters) {
-    const { pageNum, pageSize } = pageOf(filters)
+  async list(filters: Infer<typeof listArticlesValidator>) {
     const query = Article.query().preload('author')
     whereKeyword(query, ['title', 'slug'], filters.keyword)
     if (filters.status) query.where('status', filters.status)
     if (filters.category) query.where('category', filters.category)
-    const page = await query.orderBy('id', 'desc').paginate(pageNum, pageSize)
-    return { rows: page.all(), total: page.total, pageNum, pageSize }
+    return paginate(query.orderBy('id', 'desc'), filters)
   }
 
   async show(id: number) {
@@ -72,7 +55,7 @@ export default class ArticleService {
     return article
   }
 
-  async create(actor: Actor, data: CreateArticleData) {
+  async create(actor: Actor, data: Infer<typeof createArticleValidator>) {
     const slug = data.slug ?? (await this.freeSlug(slugify(data.title)))
     if (data.slug) await this.assertSlugFree(data.slug, null)
     // A slug taken concurrently still fails on the unique index, answered 409 by the handler.
@@ -92,35 +75,26 @@ export default class ArticleService {
         },
         { client: trx }
       )
-      await this.audit(trx, actor, created, {})
+      await auditCreated(trx, actor, 'article', created)
       return created
     })
     return this.show(article.id)
   }
 
-  async update(actor: Actor, id: number, data: UpdateArticleData) {
+  async update(actor: Actor, id: number, data: Infer<typeof updateArticleValidator>) {
     const article = await findOr404(Article, id)
     await actor.bouncer.with(ArticlePolicy).authorize('update', article)
     if (data.slug !== undefined && data.slug !== article.slug) {
       await this.assertSlugFree(data.slug, article.id)
     }
-    await this.write(actor, article, () =>
-      article.merge(
-        Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined))
-      )
-    )
+    await this.write(actor, article, () => article.merge(definedOnly(data)))
     return this.show(id)
   }
 
   async destroy(actor: Actor, id: number) {
     const article = await findOr404(Article, id)
     await actor.bouncer.with(ArticlePolicy).authorize('delete', article)
-    await db.transaction(async (trx) => {
-      const before = { ...article.$attributes }
-      article.useTransaction(trx)
-      await article.delete()
-      await this.audit(trx, actor, article, before, {})
-    })
+    await db.transaction((trx) => deleteAudited(trx, actor, 'article', article))
   }
 
   /**
@@ -148,28 +122,8 @@ export default class ArticleService {
   }
 
   /** Applies `change` and saves, with the audit row, in one transaction. */
-  private async write(actor: Actor, article: Article, change: () => void) {
-    await db.transaction(async (trx) => {
-      const before = { ...article.$attributes }
-      article.useTransaction(trx)
-      change()
-      await article.save()
-      await this.audit(trx, actor, article, before)
-    })
-  }
-
-  private audit(
-    trx: QueryClientContract,
-    actor: Actor,
-    article: Article,
-    before: Record<string, unknown>,
-    after: Record<string, unknown> = article.$attributes
-  ) {
-    return audit(trx, actor, {
-      targetType: 'article',
-      targetId: article.id,
-      changes: changedFields(before, after),
-    })
+  private write(actor: Actor, article: Article, change: () => void) {
+    return db.transaction((trx) => saveAudited(trx, actor, 'article', article, change))
   }
 
   private async assertSlugFree(slug: string, exceptId: number | null) {

@@ -1,16 +1,12 @@
 import type { HttpContext } from '@adonisjs/core/http'
+import { DateTime } from 'luxon'
 import type { LucidModel, ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import db from '@adonisjs/lucid/services/db'
-import { FieldError, notFound } from '#exceptions/api_exception'
+import { pageMeta } from '#providers/api_provider'
+import { notFound } from '#exceptions/api_exception'
 import type { AccessSnapshot } from '#auth/access_snapshot'
 import { MAX_ID } from '#validators/admin/common'
-import {
-  type AuditEntry,
-  type AuditSource,
-  declaredPermission,
-  recordAudit,
-} from '#services/audit_log'
+import { type AuditSource, declaredPermission } from '#services/audit_log'
 
 /**
  * Who performs an admin operation. `access` is the snapshot this request loaded (what the actor
@@ -44,10 +40,17 @@ export function actorOf(ctx: HttpContext): Actor {
   }
 }
 
-export type Page = { pageNum: number; pageSize: number }
-
-export function pageOf(filters: { pageNum?: number; pageSize?: number }): Page {
-  return { pageNum: filters.pageNum ?? 1, pageSize: filters.pageSize ?? 10 }
+/**
+ * One page of a filtered, ordered list query, with the contract's `meta` block: every admin list
+ * pages the same way (defaults 1 and 10).
+ */
+export async function paginate<Row>(
+  query: ModelQueryBuilderContract<LucidModel, Row>,
+  filters: { pageNum?: number; pageSize?: number }
+) {
+  const { pageNum = 1, pageSize = 10 } = filters
+  const page = await query.paginate(pageNum, pageSize)
+  return { rows: page.all(), meta: pageMeta(page.total, pageNum, pageSize) }
 }
 
 /**
@@ -81,69 +84,26 @@ export function whereKeyword(
   })
 }
 
-/** The distinct ids, in the order given. */
-export function uniqueIds(ids: number[] | undefined): number[] {
-  return [...new Set(ids ?? [])]
-}
-
-/** Throws a 422 on `field` naming every id that does not exist in `table`. */
-export async function assertIdsExist(
-  table: string,
-  ids: number[],
-  field: string,
-  client: QueryClientContract = db.connection()
-) {
-  if (ids.length === 0) return
-  const rows: { id: number | string }[] = await client.from(table).select('id').whereIn('id', ids)
-  const found = new Set(rows.map((row) => Number(row.id)))
-  const missing = ids.filter((id) => !found.has(id))
-  if (missing.length) {
-    throw new FieldError(field, `Unknown id(s): ${missing.join(', ')}`, 'exists')
-  }
-}
-
-/** The two link tables, by their owner and item columns. */
-export const LINKS = {
-  userRoles: { table: 'user_roles', owner: 'user_id', item: 'role_id' },
-  roleMenus: { table: 'role_menus', owner: 'role_id', item: 'menu_id' },
-} as const
-type Link = (typeof LINKS)[keyof typeof LINKS]
-
-/** The item ids linked to one owner (the roles of a user, the menus of a role). */
-export async function readLinks(client: QueryClientContract, link: Link, ownerId: number) {
-  const rows: Record<string, number | string>[] = await client
-    .from(link.table)
-    .select(link.item)
-    .where(link.owner, ownerId)
-  return new Set(rows.map((row) => Number(row[link.item])))
-}
-
 /**
- * Replaces an owner's link set by writing only the difference (call it inside the transaction
- * that read `current`): a failure keeps the previous set, and a row that stays is never
- * re-inserted, so a stale re-save cannot undo a revocation that committed meanwhile.
+ * A log (login attempts, audit rows), newest first: each of `exact` matches its column exactly
+ * when given; `from`/`to` bound created_at to [from, to).
  */
-export async function writeLinkDifference(
-  client: QueryClientContract,
-  link: Link,
-  ownerId: number,
-  current: Set<number>,
-  next: number[]
+export function newestFirst<Model extends LucidModel, Filters extends LogFilters>(
+  model: Model,
+  filters: Filters,
+  exact: (keyof Filters & string)[]
 ) {
-  const wanted = new Set(next)
-  const removed = [...current].filter((id) => !wanted.has(id))
-  const added = [...wanted].filter((id) => !current.has(id))
-  if (removed.length) {
-    await client.from(link.table).where(link.owner, ownerId).whereIn(link.item, removed).delete()
+  const query = model.query()
+  for (const key of exact) {
+    const value = filters[key] as string | number | undefined
+    if (value) query.where(model.$getColumn(key)!.columnName, value)
   }
-  if (added.length) {
-    await client
-      .table(link.table)
-      .multiInsert(added.map((id) => ({ [link.owner]: ownerId, [link.item]: id })))
-  }
+  // Bound in the connection's own date format: SQLite compares stored dates as text.
+  const format = query.client.dialect.dateTimeFormat
+  const at = (date: Date) => DateTime.fromJSDate(date).toUTC().toFormat(format)
+  if (filters.from) query.where('created_at', '>=', at(filters.from))
+  if (filters.to) query.where('created_at', '<', at(filters.to))
+  return paginate(query.orderBy('created_at', 'desc').orderBy('id', 'desc'), filters)
 }
 
-/** The audit row of an admin write, in the write's own transaction (app/services/audit_log.ts). */
-export function audit(client: QueryClientContract, actor: Actor, entry: AuditEntry) {
-  return recordAudit(client, actor.audit, entry)
-}
+type LogFilters = { pageNum?: number; pageSize?: number; from?: Date; to?: Date }

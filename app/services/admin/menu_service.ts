@@ -1,38 +1,23 @@
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import type { ModelAttributes } from '@adonisjs/lucid/types/model'
+import type { Infer } from '@vinejs/vine/types'
 import Menu, { type MenuType } from '#models/menu'
 import { FieldError, conflict } from '#exceptions/api_exception'
 import type { MenuNode } from '#transformers/admin/menu_transformer'
-import { type Actor, audit, findOr404, pageOf, whereKeyword } from '#services/admin/common'
-import { changedFields } from '#services/audit_log'
+import { type Actor, findOr404, paginate, whereKeyword } from '#services/admin/common'
+import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
 import MenuPolicy from '#policies/menu_policy'
 import { subtreeOf } from '#policies/grant_rule'
 import { rolesHoldingMenu } from '#policies/holdings'
+import type {
+  createMenuValidator,
+  listMenusValidator,
+  updateMenuValidator,
+} from '#validators/admin/menu'
 
-export type MenuFilters = {
-  pageNum?: number
-  pageSize?: number
-  keyword?: string
-  type?: MenuType
-  status?: 'enabled' | 'disabled'
-  parentId?: number
-}
-
-type MenuFields = {
-  parentId: number | null
-  type: MenuType
-  name: string
-  path: string | null
-  component: string | null
-  icon: string | null
-  permission: string | null
-  sort: number
-  visible: boolean
-  status: 'enabled' | 'disabled'
-}
-
-export type CreateMenuData = Partial<MenuFields> & Pick<MenuFields, 'type' | 'name'>
-export type UpdateMenuData = Partial<MenuFields>
+/** The columns a request may set: the record the type rules are checked on. */
+type MenuFields = Omit<ModelAttributes<Menu>, 'id' | 'createdAt' | 'updatedAt'>
 
 /** The parent type each node type may live under (null = the root). */
 const ALLOWED_PARENTS: Record<MenuType, (MenuType | null)[]> = {
@@ -100,22 +85,20 @@ export default class MenuService {
     return roots
   }
 
-  async list(filters: MenuFilters) {
-    const { pageNum, pageSize } = pageOf(filters)
+  async list(filters: Infer<typeof listMenusValidator>) {
     const query = Menu.query()
     whereKeyword(query, ['name', 'path', 'permission'], filters.keyword)
     if (filters.type) query.where('type', filters.type)
     if (filters.status) query.where('status', filters.status)
     if (filters.parentId) query.where('parent_id', filters.parentId)
-    const page = await query.orderBy('sort', 'asc').orderBy('id', 'asc').paginate(pageNum, pageSize)
-    return { rows: page.all(), total: page.total, pageNum, pageSize }
+    return paginate(query.orderBy('sort', 'asc').orderBy('id', 'asc'), filters)
   }
 
   async show(id: number) {
     return findOr404(Menu, id)
   }
 
-  async create(actor: Actor, data: CreateMenuData) {
+  async create(actor: Actor, data: Infer<typeof createMenuValidator>) {
     const fields: MenuFields = {
       parentId: data.parentId ?? null,
       type: data.type,
@@ -135,16 +118,12 @@ export default class MenuService {
       .authorize('create', { permission: fields.permission, parentId: fields.parentId })
     return db.transaction(async (trx) => {
       const created = await Menu.create(fields, { client: trx })
-      await audit(trx, actor, {
-        targetType: 'menu',
-        targetId: created.id,
-        changes: changedFields({}, created.$attributes),
-      })
+      await auditCreated(trx, actor, 'menu', created)
       return created
     })
   }
 
-  async update(actor: Actor, id: number, data: UpdateMenuData) {
+  async update(actor: Actor, id: number, data: Infer<typeof updateMenuValidator>) {
     const menu = await findOr404(Menu, id)
     const parents = await parentMap(db.connection())
     await actor.bouncer.with(MenuPolicy).authorize(
@@ -166,9 +145,7 @@ export default class MenuService {
       sort: menu.sort,
       visible: menu.visible,
       status: menu.status,
-    }
-    for (const [key, value] of Object.entries(data)) {
-      if (value !== undefined) (fields as any)[key] = value
+      ...definedOnly(data),
     }
 
     const parentChanged = fields.parentId !== menu.parentId
@@ -204,15 +181,7 @@ export default class MenuService {
       if (parentChanged && fields.parentId !== null) {
         await this.assertHoldersKeepChain(trx, menu.id, fields.parentId)
       }
-      const before = { ...menu.$attributes }
-      menu.useTransaction(trx)
-      menu.merge(fields)
-      await menu.save()
-      await audit(trx, actor, {
-        targetType: 'menu',
-        targetId: menu.id,
-        changes: changedFields(before, menu.$attributes),
-      })
+      await saveAudited(trx, actor, 'menu', menu, () => menu.merge(fields))
     })
     return menu
   }
@@ -252,16 +221,7 @@ export default class MenuService {
     const child = await Menu.query().where('parent_id', menu.id).select('id').first()
     if (child) throw conflict('The menu still has children: delete or move them first')
     // role_menus rows go with it (FK ON DELETE CASCADE).
-    await db.transaction(async (trx) => {
-      const before = { ...menu.$attributes }
-      menu.useTransaction(trx)
-      await menu.delete()
-      await audit(trx, actor, {
-        targetType: 'menu',
-        targetId: menu.id,
-        changes: changedFields(before, {}),
-      })
-    })
+    await db.transaction((trx) => deleteAudited(trx, actor, 'menu', menu))
   }
 
   private async parentOf(parentId: number | null) {

@@ -1,42 +1,20 @@
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import Role, { type RoleStatus } from '#models/role'
+import type { Infer } from '@vinejs/vine/types'
+import Role from '#models/role'
 import { conflict, forbidden } from '#exceptions/api_exception'
-import { changedFields } from '#services/audit_log'
-import {
-  type Actor,
-  audit,
-  assertIdsExist,
-  findOr404,
-  pageOf,
-  LINKS,
-  readLinks,
-  uniqueIds,
-  whereKeyword,
-  writeLinkDifference,
-} from '#services/admin/common'
+import { type Actor, findOr404, paginate, whereKeyword } from '#services/admin/common'
+import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
+import { assertIdsExist, LINKS, readLinks, replaceLinks, uniqueIds } from '#services/admin/links'
 import { isProtectedRole } from '#services/admin/super_admin'
 import { ancestorClosure, parentMap } from '#services/admin/menu_service'
 import RolePolicy from '#policies/role_policy'
 import { roleGrants } from '#policies/holdings'
-
-export type RoleFilters = {
-  pageNum?: number
-  pageSize?: number
-  keyword?: string
-  status?: RoleStatus
-}
-
-export type CreateRoleData = {
-  code: string
-  name: string
-  status?: RoleStatus
-  sort?: number
-  remark?: string | null
-  menuIds?: number[]
-}
-
-export type UpdateRoleData = Partial<Omit<CreateRoleData, 'menuIds'>>
+import type {
+  createRoleValidator,
+  listRolesValidator,
+  updateRoleValidator,
+} from '#validators/admin/role'
 
 /**
  * Roles and their menu sets. Who may change which role is RolePolicy's (app/policies). The
@@ -44,13 +22,11 @@ export type UpdateRoleData = Partial<Omit<CreateRoleData, 'menuIds'>>
  * data: it cannot be deleted, disabled, re-coded or given a menu set, not even by a super admin.
  */
 export default class RoleService {
-  async list(filters: RoleFilters) {
-    const { pageNum, pageSize } = pageOf(filters)
+  async list(filters: Infer<typeof listRolesValidator>) {
     const query = Role.query()
     whereKeyword(query, ['name', 'code'], filters.keyword)
     if (filters.status) query.where('status', filters.status)
-    const page = await query.orderBy('sort', 'asc').orderBy('id', 'asc').paginate(pageNum, pageSize)
-    return { rows: page.all(), total: page.total, pageNum, pageSize }
+    return paginate(query.orderBy('sort', 'asc').orderBy('id', 'asc'), filters)
   }
 
   async show(id: number) {
@@ -59,7 +35,7 @@ export default class RoleService {
     return role
   }
 
-  async create(actor: Actor, data: CreateRoleData) {
+  async create(actor: Actor, data: Infer<typeof createRoleValidator>) {
     await this.assertCodeFree(data.code)
     const menuIds = uniqueIds(data.menuIds)
     const role = await db.transaction(async (trx) => {
@@ -80,20 +56,15 @@ export default class RoleService {
         { client: trx }
       )
       if (granted.length) await created.related('menus').attach(granted, trx)
-      await audit(trx, actor, {
-        targetType: 'role',
-        targetId: created.id,
-        changes: {
-          ...changedFields({}, created.$attributes),
-          menuIds: [[], [...granted].sort((a, b) => a - b)],
-        },
+      await auditCreated(trx, actor, 'role', created, {
+        menuIds: [...granted].sort((a, b) => a - b),
       })
       return created
     })
     return this.show(role.id)
   }
 
-  async update(actor: Actor, id: number, data: UpdateRoleData) {
+  async update(actor: Actor, id: number, data: Infer<typeof updateRoleValidator>) {
     await db.transaction(async (trx) => {
       const role = await findOr404(Role, id, trx)
       if (isProtectedRole(role)) {
@@ -108,16 +79,7 @@ export default class RoleService {
       if (data.code !== undefined && data.code !== role.code) {
         await this.assertCodeFree(data.code, trx)
       }
-      const before = { ...role.$attributes }
-      role.merge(
-        Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined))
-      )
-      await role.save()
-      await audit(trx, actor, {
-        targetType: 'role',
-        targetId: role.id,
-        changes: changedFields(before, role.$attributes),
-      })
+      await saveAudited(trx, actor, 'role', role, () => role.merge(definedOnly(data)))
     })
     return this.show(id)
   }
@@ -130,13 +92,7 @@ export default class RoleService {
       await actor.bouncer.with(RolePolicy).authorize('delete', target)
       // user_roles and role_menus rows go with it (FK ON DELETE CASCADE): the holders lose what
       // the role granted on their very next request.
-      const before = { ...role.$attributes }
-      await role.delete()
-      await audit(trx, actor, {
-        targetType: 'role',
-        targetId: role.id,
-        changes: changedFields(before, {}),
-      })
+      await deleteAudited(trx, actor, 'role', role)
     })
   }
 
@@ -158,15 +114,7 @@ export default class RoleService {
       // Emptying a role is checked like any other change of its set.
       await actor.bouncer.with(RolePolicy).authorize('assignMenus', target, granted)
       const current = await readLinks(trx, LINKS.roleMenus, role.id)
-      await writeLinkDifference(trx, LINKS.roleMenus, role.id, current, [...granted])
-      await audit(trx, actor, {
-        targetType: 'role',
-        targetId: role.id,
-        changes: changedFields(
-          { menuIds: [...current].sort((a, b) => a - b) },
-          { menuIds: [...granted].sort((a, b) => a - b) }
-        ),
-      })
+      await replaceLinks(trx, actor, LINKS.roleMenus, role.id, current, granted)
     })
     return this.show(id)
   }

@@ -4,9 +4,10 @@ import UserPolicy from '#policies/user_policy'
 import { accountHolding } from '#policies/holdings'
 import { notFound } from '#exceptions/api_exception'
 import { SESSION_ID, endSession } from '#auth/sessions'
-import { type Actor, audit, pageOf } from '#services/admin/common'
-
-export type SessionFilters = { pageNum?: number; pageSize?: number; account?: string }
+import type { Infer } from '@vinejs/vine/types'
+import { type Actor, paginate } from '#services/admin/common'
+import { audit } from '#services/admin/writes'
+import type { listSessionsValidator } from '#validators/admin/session'
 
 /**
  * Online administrators: live sessions (not ended, not expired), and force logout. Ending a
@@ -14,8 +15,7 @@ export type SessionFilters = { pageNum?: number; pageSize?: number; account?: st
  * throws out an account holding more than they do, and super admins only by super admins.
  */
 export default class SessionService {
-  async list(filters: SessionFilters) {
-    const { pageNum, pageSize } = pageOf(filters)
+  async list(filters: Infer<typeof listSessionsValidator>) {
     const query = AdminSession.query()
       .whereNull('ended_at')
       .where('expires_at', '>', Date.now())
@@ -23,11 +23,7 @@ export default class SessionService {
     if (filters.account) {
       query.whereIn('user_id', db.from('users').select('id').where('account', filters.account))
     }
-    const page = await query
-      .orderBy('last_seen_at', 'desc')
-      .orderBy('id', 'asc')
-      .paginate(pageNum, pageSize)
-    return { rows: page.all(), total: page.total, pageNum, pageSize }
+    return paginate(query.orderBy('last_seen_at', 'desc').orderBy('id', 'asc'), filters)
   }
 
   async forceLogout(actor: Actor, id: string) {

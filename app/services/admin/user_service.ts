@@ -1,42 +1,24 @@
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import User, { type UserStatus } from '#models/user'
+import type { Infer } from '@vinejs/vine/types'
+import User from '#models/user'
 import { forbidden } from '#exceptions/api_exception'
 import UserPolicy from '#policies/user_policy'
-import { accountHolding, roleGrants } from '#policies/holdings'
-import {
-  type AccountInput,
-  createAccount,
-  setPassword,
-  unlockAccount,
-} from '#services/admin_account_service'
+import { type AccountHolding, accountHolding, roleGrants } from '#policies/holdings'
+import { createAccount, setPassword, unlockAccount } from '#services/admin_account_service'
 import { revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { accountKey, blockedUntil } from '#auth/login_limiter'
-import { MASKED, changedFields } from '#services/audit_log'
-import {
-  type Actor,
-  audit,
-  assertIdsExist,
-  findOr404,
-  pageOf,
-  LINKS,
-  readLinks,
-  uniqueIds,
-  whereKeyword,
-  writeLinkDifference,
-} from '#services/admin/common'
+import { MASKED } from '#services/audit_log'
+import { type Actor, findOr404, paginate, whereKeyword } from '#services/admin/common'
+import { audit, auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
+import { assertIdsExist, LINKS, readLinks, replaceLinks, uniqueIds } from '#services/admin/links'
 import { lockSuperAdmins, otherEnabledSuperAdmins } from '#services/admin/super_admin'
-
-export type UserFilters = {
-  pageNum?: number
-  pageSize?: number
-  keyword?: string
-  status?: UserStatus
-  roleId?: number
-}
-
-export type UpdateUserData = { nickname?: string; email?: string | null; status?: UserStatus }
+import type {
+  createUserValidator,
+  listUsersValidator,
+  updateUserValidator,
+} from '#validators/admin/user'
 
 const LAST_SUPER_ADMIN = 'The last enabled super administrator must stay enabled and keep the role'
 
@@ -46,17 +28,16 @@ const LAST_SUPER_ADMIN = 'The last enabled super administrator must stay enabled
  * super admin, one's own account) stay here.
  */
 export default class UserService {
-  async list(filters: UserFilters) {
-    const { pageNum, pageSize } = pageOf(filters)
+  async list(filters: Infer<typeof listUsersValidator>) {
     const query = User.query().preload('roles', (roles) => roles.orderBy('sort').orderBy('id'))
     whereKeyword(query, ['account', 'nickname'], filters.keyword)
     if (filters.status) query.where('status', filters.status)
     if (filters.roleId) {
       query.whereIn('id', db.from('user_roles').select('user_id').where('role_id', filters.roleId))
     }
-    const page = await query.orderBy('id', 'asc').paginate(pageNum, pageSize)
-    await this.withLockState(page.all())
-    return { rows: page.all(), total: page.total, pageNum, pageSize }
+    const page = await paginate(query.orderBy('id', 'asc'), filters)
+    await this.withLockState(page.rows)
+    return page
   }
 
   async show(id: number, client?: TransactionClientContract) {
@@ -89,7 +70,7 @@ export default class UserService {
     return this.show(id)
   }
 
-  async create(actor: Actor, data: AccountInput) {
+  async create(actor: Actor, data: Infer<typeof createUserValidator>) {
     const roleIds = uniqueIds(data.roleIds)
     const user = await createAccount(
       { ...data, roleIds },
@@ -98,44 +79,31 @@ export default class UserService {
           await assertIdsExist('roles', roleIds, 'roleIds', trx)
           await actor.bouncer.with(UserPolicy).authorize('create', await roleGrants(trx, roleIds))
         },
-        alsoInTransaction: (trx, created) =>
-          audit(trx, actor, {
-            targetType: 'user',
-            targetId: created.id,
-            changes: { ...changedFields({}, created.$attributes), roleIds: [[], roleIds] },
-          }),
+        alsoInTransaction: (trx, created) => auditCreated(trx, actor, 'user', created, { roleIds }),
       }
     )
     return this.show(user.id)
   }
 
-  async update(actor: Actor, id: number, data: UpdateUserData) {
+  async update(actor: Actor, id: number, data: Infer<typeof updateUserValidator>) {
     await db.transaction(async (trx) => {
       await lockSuperAdmins(trx)
       const user = await findOr404(User, id, trx)
       const target = await accountHolding(trx, user.id)
       await actor.bouncer.with(UserPolicy).authorize('update', target)
-      const before = { ...user.$attributes }
-
-      if (data.status === 'disabled' && user.status === 'enabled') {
-        if (target.isSuperAdmin && (await otherEnabledSuperAdmins(user.id, trx)) === 0) {
-          throw forbidden(LAST_SUPER_ADMIN)
+      await saveAudited(trx, actor, 'user', user, async () => {
+        if (data.status === 'disabled' && user.status === 'enabled') {
+          await this.assertNotLastSuperAdmin(trx, user, target)
+          if (user.id === actor.id) throw forbidden('You cannot disable your own account')
+          // The guard rejects disabled accounts already; the bump also kills tokens for good, so
+          // re-enabling the account does not revive them (nor its device tokens).
+          user.tokenVersion = user.tokenVersion + 1
+          await revokeDevices(user.id, trx)
+          await endSessionsOf(user.id, 'account_disabled', trx)
         }
-        if (user.id === actor.id) throw forbidden('You cannot disable your own account')
-        // The guard rejects disabled accounts already; the bump also kills tokens for good, so
-        // re-enabling the account does not revive them (nor its device tokens).
-        user.tokenVersion = user.tokenVersion + 1
-        await revokeDevices(user.id, trx)
-        await endSessionsOf(user.id, 'account_disabled', trx)
-      }
-      if (data.nickname !== undefined) user.nickname = data.nickname
-      if (data.email !== undefined) user.email = data.email
-      if (data.status !== undefined) user.status = data.status
-      await user.save()
-      await audit(trx, actor, {
-        targetType: 'user',
-        targetId: user.id,
-        changes: changedFields(before, user.$attributes),
+        if (data.nickname !== undefined) user.nickname = data.nickname
+        if (data.email !== undefined) user.email = data.email
+        if (data.status !== undefined) user.status = data.status
       })
     })
     return this.show(id)
@@ -147,24 +115,27 @@ export default class UserService {
       const user = await findOr404(User, id, trx)
       const target = await accountHolding(trx, user.id)
       await actor.bouncer.with(UserPolicy).authorize('delete', target)
-      if (
-        target.isSuperAdmin &&
-        user.status === 'enabled' &&
-        (await otherEnabledSuperAdmins(user.id, trx)) === 0
-      ) {
-        throw forbidden(LAST_SUPER_ADMIN)
-      }
+      await this.assertNotLastSuperAdmin(trx, user, target)
       if (user.id === actor.id) throw forbidden('You cannot delete your own account')
       // user_roles rows go with it (FK cascade); articles keep existing with author_id = NULL.
       // With the row gone every JWT of the account fails its next request.
-      const before = { ...user.$attributes }
-      await user.delete()
-      await audit(trx, actor, {
-        targetType: 'user',
-        targetId: user.id,
-        changes: changedFields(before, {}),
-      })
+      await deleteAudited(trx, actor, 'user', user)
     })
+  }
+
+  /** The last enabled super admin keeps the account, its status and the role. */
+  private async assertNotLastSuperAdmin(
+    trx: TransactionClientContract,
+    user: User,
+    target: AccountHolding
+  ) {
+    if (
+      target.isSuperAdmin &&
+      user.status === 'enabled' &&
+      (await otherEnabledSuperAdmins(user.id, trx)) === 0
+    ) {
+      throw forbidden(LAST_SUPER_ADMIN)
+    }
   }
 
   /** Replaces the account's role set (PUT semantics); only the difference is written. */
@@ -182,25 +153,11 @@ export default class UserService {
       )
       await actor.bouncer.with(UserPolicy).authorize('assignRoles', target, added)
       const next = await roleGrants(trx, roleIds)
-      const keepsSuper = next.some((role) => role.isSuperAdmin)
-      if (
-        target.isSuperAdmin &&
-        !keepsSuper &&
-        user.status === 'enabled' &&
-        (await otherEnabledSuperAdmins(user.id, trx)) === 0
-      ) {
-        throw forbidden(LAST_SUPER_ADMIN)
+      if (!next.some((role) => role.isSuperAdmin)) {
+        await this.assertNotLastSuperAdmin(trx, user, target)
       }
       if (user.id === actor.id) throw forbidden('You cannot change your own roles')
-      await writeLinkDifference(trx, LINKS.userRoles, user.id, current, roleIds)
-      await audit(trx, actor, {
-        targetType: 'user',
-        targetId: user.id,
-        changes: changedFields(
-          { roleIds: [...current].sort((a, b) => a - b) },
-          { roleIds: [...roleIds].sort((a, b) => a - b) }
-        ),
-      })
+      await replaceLinks(trx, actor, LINKS.userRoles, user.id, current, roleIds)
     })
     return this.show(id)
   }

@@ -361,5 +361,3 @@ export function forgetCounts() {
   counts.clear()
   searches.clear()
 }
-
-export default new ArticleQueryService()

@@ -1,0 +1,66 @@
+import type { LucidRow } from '@adonisjs/lucid/types/model'
+import type { TransactionClientContract, QueryClientContract } from '@adonisjs/lucid/types/database'
+import { type AuditEntry, changedFields, recordAudit } from '#services/audit_log'
+import type { Actor } from '#services/admin/common'
+
+/*
+| Admin writes: each runs in its transaction together with its audit row, so a rolled-back change
+| leaves no row and a committed one always has one.
+*/
+
+type Audited = LucidRow & { id: number }
+type AuditChanges = NonNullable<AuditEntry['changes']>
+
+/** The audit row of an admin write, in the write's own transaction (app/services/audit_log.ts). */
+export function audit(client: QueryClientContract, actor: Actor, entry: AuditEntry) {
+  return recordAudit(client, actor.audit, entry)
+}
+
+/** The audit row of a created record: every column, plus the ids it was linked to. */
+export function auditCreated(
+  trx: TransactionClientContract,
+  actor: Actor,
+  targetType: string,
+  record: Audited,
+  links: Record<string, number[]> = {}
+) {
+  const changes: AuditChanges = changedFields({}, record.$attributes)
+  for (const [field, ids] of Object.entries(links)) changes[field] = [[], ids]
+  return audit(trx, actor, { targetType, targetId: record.id, changes })
+}
+
+/** Applies `change` to `record` and saves it in `trx`, with the audit row of what changed. */
+export async function saveAudited(
+  trx: TransactionClientContract,
+  actor: Actor,
+  targetType: string,
+  record: Audited,
+  change: () => unknown
+) {
+  const before = { ...record.$attributes }
+  record.useTransaction(trx)
+  await change()
+  await record.save()
+  const changes = changedFields(before, record.$attributes)
+  await audit(trx, actor, { targetType, targetId: record.id, changes })
+}
+
+/** Deletes `record` in `trx`, with the audit row of what it held. */
+export async function deleteAudited(
+  trx: TransactionClientContract,
+  actor: Actor,
+  targetType: string,
+  record: Audited
+) {
+  const before = { ...record.$attributes }
+  record.useTransaction(trx)
+  await record.delete()
+  await audit(trx, actor, { targetType, targetId: record.id, changes: changedFields(before, {}) })
+}
+
+/** The given fields without those left out (undefined), for a partial update. */
+export function definedOnly<Data extends object>(data: Data): Partial<Data> {
+  return Object.fromEntries(
+    Object.entries(data).filter(([, value]) => value !== undefined)
+  ) as Partial<Data>
+}

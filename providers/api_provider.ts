@@ -1,6 +1,16 @@
 import { Settings } from 'luxon'
 import { HttpContext } from '@adonisjs/core/http'
 import { BaseSerializer } from '@adonisjs/core/transformers'
+import type {
+  CollectionContract,
+  ItemContract,
+  PaginatorContract,
+  ResourceDataTypes,
+  UnpackAsTopLevelCollection,
+  UnpackAsTopLevelItem,
+  UnpackAsTopLevelPaginator,
+  UnpackTopLevelValues,
+} from '@adonisjs/core/types/transformers'
 
 /**
  * Pagination block of every paged list (README.md, "HTTP API"):
@@ -42,17 +52,41 @@ class ApiSerializer extends BaseSerializer<{ Wrap: 'data'; PaginationMetaData: P
   }
 }
 
+/**
+ * `ctx.serialize`, typed from the transformer it is given (as the v7 starter kit types it), with
+ * the pagination block under `meta`.
+ */
+type Serialize = {
+  <Page extends PaginatorContract<any, any, any>>(
+    page: Page
+  ): Promise<RenameMeta<UnpackAsTopLevelPaginator<Page, 'data', PageMeta>>>
+  <Item extends ItemContract<any, any, any>>(
+    item: Item
+  ): Promise<UnpackAsTopLevelItem<Item, 'data'>>
+  <List extends CollectionContract<any, any, any>>(
+    list: List
+  ): Promise<UnpackAsTopLevelCollection<List, 'data'>>
+  <Data extends Record<string, ResourceDataTypes>>(
+    data: Data
+  ): Promise<{ data: UnpackTopLevelValues<Data> }>
+  /** Plain data typed by an interface (no index signature), wrapped as it is. */
+  <Data extends object>(data: Data): Promise<{ data: Data }>
+}
+type RenameMeta<Body> = Body extends { metadata: infer Meta }
+  ? Omit<Body, 'metadata'> & { meta: Meta }
+  : Body
+
 declare module '@adonisjs/core/http' {
   export interface HttpContext {
-    serialize: (value: any) => Promise<any>
+    serialize: Serialize
   }
 }
 
 const serializer = new ApiSerializer()
 
-HttpContext.instanceProperty('serialize', function (this: HttpContext, value: any): Promise<any> {
+HttpContext.instanceProperty('serialize', function (this: HttpContext, value: any) {
   return serializer.serializeResponse(value, this.containerResolver)
-})
+} as Serialize)
 
 export default class ApiProvider {
   /** Dates are stored and compared in UTC whatever the host's zone. */

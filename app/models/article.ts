@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon'
 import { BaseModel, belongsTo, column } from '@adonisjs/lucid/orm'
+import { withTimestamps } from '#models/mixins/with_timestamps'
 import type { BelongsTo } from '@adonisjs/lucid/types/relations'
 import User from '#models/user'
 
@@ -16,7 +17,7 @@ export const ARTICLE_CATEGORIES = [
 ] as const
 export type ArticleCategory = (typeof ARTICLE_CATEGORIES)[number]
 
-export default class Article extends BaseModel {
+export default class Article extends withTimestamps(BaseModel) {
   @column({ isPrimary: true })
   declare id: number
 
@@ -49,12 +50,6 @@ export default class Article extends BaseModel {
 
   @column()
   declare internalNote: string | null
-
-  @column.dateTime({ autoCreate: true })
-  declare createdAt: DateTime
-
-  @column.dateTime({ autoCreate: true, autoUpdate: true })
-  declare updatedAt: DateTime
 
   @belongsTo(() => User, { foreignKey: 'authorId' })
   declare author: BelongsTo<typeof User>

@@ -1,5 +1,5 @@
-import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { withTimestamps } from '#models/mixins/with_timestamps'
 
 export type MenuType = 'directory' | 'menu' | 'button'
 export const MENU_TYPES: readonly MenuType[] = ['directory', 'menu', 'button']
@@ -8,7 +8,7 @@ export const MENU_TYPES: readonly MenuType[] = ['directory', 'menu', 'button']
  * A node of the menu tree: a directory, a page (menu) bound to a frontend route/component, or a
  * button permission carrying a permission code such as `system:user:create`.
  */
-export default class Menu extends BaseModel {
+export default class Menu extends withTimestamps(BaseModel) {
   @column({ isPrimary: true })
   declare id: number
 
@@ -41,10 +41,4 @@ export default class Menu extends BaseModel {
 
   @column()
   declare status: 'enabled' | 'disabled'
-
-  @column.dateTime({ autoCreate: true })
-  declare createdAt: DateTime
-
-  @column.dateTime({ autoCreate: true, autoUpdate: true })
-  declare updatedAt: DateTime
 }

@@ -1,5 +1,5 @@
-import { DateTime } from 'luxon'
 import { BaseModel, column, manyToMany } from '@adonisjs/lucid/orm'
+import { withTimestamps } from '#models/mixins/with_timestamps'
 import type { ManyToMany } from '@adonisjs/lucid/types/relations'
 import Menu from '#models/menu'
 
@@ -8,7 +8,7 @@ export type RoleStatus = 'enabled' | 'disabled'
 /** Code of the seeded, system-protected role that holds every permission implicitly. */
 export const SUPER_ADMIN_ROLE = 'super_admin'
 
-export default class Role extends BaseModel {
+export default class Role extends withTimestamps(BaseModel) {
   @column({ isPrimary: true })
   declare id: number
 
@@ -29,12 +29,6 @@ export default class Role extends BaseModel {
 
   @column()
   declare remark: string | null
-
-  @column.dateTime({ autoCreate: true })
-  declare createdAt: DateTime
-
-  @column.dateTime({ autoCreate: true, autoUpdate: true })
-  declare updatedAt: DateTime
 
   @manyToMany(() => Menu, { pivotTable: 'role_menus', pivotTimestamps: false })
   declare menus: ManyToMany<typeof Menu>

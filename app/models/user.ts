@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon'
 import { BaseModel, column, manyToMany } from '@adonisjs/lucid/orm'
+import { withTimestamps } from '#models/mixins/with_timestamps'
 import type { ManyToMany } from '@adonisjs/lucid/types/relations'
 import Role from '#models/role'
 
@@ -9,7 +10,7 @@ export type UserStatus = 'enabled' | 'disabled'
  * Administrator account. The password column holds an argon2id digest; it and tokenVersion are
  * never serialized (transformers pick allowed fields, serializeAs: null is the second fence).
  */
-export default class User extends BaseModel {
+export default class User extends withTimestamps(BaseModel) {
   @column({ isPrimary: true })
   declare id: number
 
@@ -33,12 +34,6 @@ export default class User extends BaseModel {
 
   @column.dateTime()
   declare lastLoginAt: DateTime | null
-
-  @column.dateTime({ autoCreate: true })
-  declare createdAt: DateTime
-
-  @column.dateTime({ autoCreate: true, autoUpdate: true })
-  declare updatedAt: DateTime
 
   @manyToMany(() => Role, { pivotTable: 'user_roles', pivotTimestamps: false })
   declare roles: ManyToMany<typeof Role>

@@ -1,15 +1,16 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn, RouteJSON } from '@adonisjs/core/types/http'
 import type { PermissionCode } from '#auth/permissions'
+import { assertSettled } from '#auth/account_requirements'
 
 /**
  * The server-side permission declaration of a route: `.use(middleware.can('system:user:list'))`.
- * Authenticates when `auth` has not run yet, then asks Bouncer's `hasPermission` ability
+ * Authenticates (no pending requirement accepted on admin routes), then asks Bouncer's `hasPermission` ability
  * (app/abilities/main.ts) about the code. A refusal is a 403, logged once by the error handler.
  */
 export default class PermissionMiddleware {
   async handle(ctx: HttpContext, next: NextFn, permission: PermissionCode) {
-    await ctx.auth.use('jwt').authenticate()
+    assertSettled(await ctx.auth.use('jwt').authenticate())
     await ctx.bouncer.authorize('hasPermission', permission)
     return next()
   }

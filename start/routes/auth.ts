@@ -20,7 +20,6 @@ router
     router
       .group(() => {
         router.get('me', [controllers.auth.Me, 'show']).as('me')
-        router.get('me/grantable-menus', [controllers.auth.Me, 'grantable']).as('me.grantableMenus')
         router.put('password', [controllers.auth.Password, 'update']).as('password.update')
         router.post('logout', [controllers.auth.Session, 'destroy']).as('logout')
         router.get('sessions', [controllers.auth.OwnSessions, 'index']).as('sessions.index')
@@ -28,6 +27,11 @@ router
           .delete('sessions/:id', [controllers.auth.OwnSessions, 'destroy'])
           .as('sessions.destroy')
       })
+      // What a pending account may still do (app/auth/account_requirements.ts).
+      .use(middleware.auth({ pending: ['E_PASSWORD_CHANGE_REQUIRED', 'E_2FA_SETUP_REQUIRED'] }))
+    router
+      .get('me/grantable-menus', [controllers.auth.Me, 'grantable'])
+      .as('me.grantableMenus')
       .use(middleware.auth())
   })
   .prefix('/api/auth')

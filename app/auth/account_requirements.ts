@@ -1,0 +1,28 @@
+import type User from '#models/user'
+import { ApiException } from '#exceptions/api_exception'
+
+/**
+ * What an account must do before anything else: change a password an administrator set (or that
+ * expired), enrol the second factor AUTH_REQUIRE_2FA demands. The one place both are decided;
+ * only routes declared with `middleware.auth({ pending: [...] })` accept a pending account
+ * (start/routes/auth.ts: /me, logout, own sessions and the routes that settle the requirement).
+ */
+export type Requirement = 'E_PASSWORD_CHANGE_REQUIRED' | 'E_2FA_SETUP_REQUIRED'
+
+const MESSAGES: Record<Requirement, string> = {
+  E_PASSWORD_CHANGE_REQUIRED: 'Change your password first (PUT /api/auth/password)',
+  E_2FA_SETUP_REQUIRED: 'Set up a second factor first (POST /api/auth/2fa/setup)',
+}
+
+/** The first thing the account must do, or null. Checks are added in priority order. */
+export function pendingRequirement(_user: User): Requirement | null {
+  return null
+}
+
+/** 403 with the requirement's code unless the route accepts it. */
+export function assertSettled(user: User, accepted: readonly Requirement[] = []) {
+  const pending = pendingRequirement(user)
+  if (pending && !accepted.includes(pending)) {
+    throw new ApiException(403, pending, MESSAGES[pending])
+  }
+}

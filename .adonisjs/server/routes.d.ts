@@ -14,11 +14,11 @@ export type ScannedRoutes = {
     'auth.captcha.verify': { paramsTuple?: []; params?: {} }
     'auth.login': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
-    'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.password.update': { paramsTuple?: []; params?: {} }
     'auth.logout': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'auth.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
@@ -61,8 +61,8 @@ export type ScannedRoutes = {
     'openapi.reference': { paramsTuple?: []; params?: {} }
     'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
-    'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
+    'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
@@ -86,8 +86,8 @@ export type ScannedRoutes = {
     'openapi.reference': { paramsTuple?: []; params?: {} }
     'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
-    'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
+    'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }

@@ -3,7 +3,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageMeta } from '#providers/api_provider'
 import { notFound } from '#exceptions/api_exception'
-import { ArticleQueryService } from '#services/public/article_query_service'
+import { type ArticlePage, ArticleQueryService } from '#services/public/article_query_service'
 import ArticleTransformer, {
   publicArticleDetailSchema,
   publicArticleSchema,
@@ -49,7 +49,17 @@ export default class ArticlesController {
     const filters = await listArticlesValidator.validate(request.qs())
     // The client address: a keyword search holds at most its share of the search gate.
     const page = await this.articles.list(filters, request.ip())
+    response.header('Last-Modified', page.lastModified.toUTCString())
+    // A page served from memory (the same object while its version holds) is encoded once.
+    let answer = answers.get(page)
+    if (!answer) {
+      answer = jsonAnswer(this.encode(page))
+      answers.set(page, answer)
+    }
+    return this.send(response, answer)
+  }
 
+  protected encode(page: ArticlePage) {
     const meta = pageMeta(page.total, page.pageNum, page.pageSize)
     // No page past pageNum * pageSize <= MAX_PAGE_WINDOW can be requested: lastPage never points there.
     meta.lastPage = Math.max(
@@ -57,8 +67,7 @@ export default class ArticlesController {
       Math.min(meta.lastPage, Math.floor(MAX_PAGE_WINDOW / page.pageSize))
     )
     const data = page.rows.map((row) => new ArticleTransformer(row).toObject())
-    response.header('Last-Modified', page.lastModified.toUTCString())
-    return this.sendJson(response, JSON.stringify({ data, meta }))
+    return JSON.stringify({ data, meta })
   }
 
   async show({ request, response }: HttpContext) {
@@ -67,16 +76,23 @@ export default class ArticlesController {
     // Unknown, draft, archived and scheduled all answer the same: nothing tells them apart.
     if (!article) throw notFound('Article not found')
     const data = new ArticleTransformer(article).forDetail()
-    return this.sendJson(response, JSON.stringify({ data }))
+    return this.send(response, jsonAnswer(JSON.stringify({ data })))
   }
 
   /** Cache headers, and 304 when the client's validators still match the body it would get. */
-  protected sendJson(response: HttpContext['response'], body: string) {
-    const digest = createHash('sha256').update(body).digest('base64url')
+  protected send(response: HttpContext['response'], { body, etag }: JsonAnswer) {
     response.header('Cache-Control', CACHE_CONTROL)
-    response.header('ETag', `"${digest}"`)
+    response.header('ETag', etag)
     if (response.fresh()) return response.notModified()
     response.header('Content-Type', 'application/json; charset=utf-8')
     return response.send(body)
   }
 }
+
+type JsonAnswer = { body: string; etag: string }
+/** A body and its strong ETag (over exactly that text). */
+const jsonAnswer = (body: string): JsonAnswer => ({
+  body,
+  etag: `"${createHash('sha256').update(body).digest('base64url')}"`,
+})
+const answers = new WeakMap<ArticlePage, JsonAnswer>()

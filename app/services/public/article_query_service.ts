@@ -74,39 +74,26 @@ const VISIBLE = `a.status = 'published' AND a.published_at <= ?`
  */
 export class ArticleQueryService {
   /**
-   * A page of the list. Keyword searches are answered from the search cache when the articles
-   * version has not moved, and otherwise wait their turn at the search gate, where `ip` (the
-   * client address) holds at most its share of the places.
+   * A page of the list, from memory when it was read at the articles version the database holds
+   * now (one primary-key read instead of planning and running the page statement), else read.
+   * A key never seen is read straight away, as one statement. Keyword searches have their own
+   * cache and wait their turn at the search gate, where `ip` holds at most its share of places.
+   *
+   * The version is bumped by triggers on every article write (raw SQL and other instances
+   * included), so an answer is served only if it was read at the version the database holds now.
    */
   async list(filters: ArticleListFilters, ip?: string): Promise<ArticlePage> {
-    if (!filters.keyword) {
-      const { page } = await this.read(filters)
-      return page
-    }
-    return this.search(filters, ip)
-  }
-
-  /**
-   * A keyword search, through the search cache (per filters and articles version, see `searches`).
-   *
-   * A key seen before costs one primary-key read of articles_version instead of the search, and
-   * never enters the gate: bystanders repeating a popular search are answered while a flood of
-   * other searches fills the gate. That read is what keeps the cache from ever being stale: the
-   * version is bumped by triggers on every article write (raw SQL and other instances included),
-   * so an answer is served only if it was read at the version the database holds now. A key never
-   * seen goes straight to the gate, as one statement; its page statement returns the version the
-   * page was read at, which is what the answer is cached under.
-   */
-  protected async search(filters: ArticleListFilters, ip?: string): Promise<ArticlePage> {
     const keys = this.cacheKeys(filters)
-    const key = keys.page
-    const cached = searches.get(key)
+    const cache = filters.keyword ? searches : pages
+    const cached = cache.get(keys.page)
     if (cached && cached.version === (await this.version())) return cached.value
 
-    const answer = await searchGate.run(() => this.read(filters, keys), ip)
+    const answer = filters.keyword
+      ? await searchGate.run(() => this.read(filters, keys), ip)
+      : await this.read(filters, keys)
     if (answer.cacheable) {
-      const bytes = Buffer.byteLength(JSON.stringify(answer.page.rows)) + key.length + 200
-      searches.set(key, answer.page, answer.version, bytes, answer.validUntil)
+      const bytes = Buffer.byteLength(JSON.stringify(answer.page.rows)) + keys.page.length + 200
+      cache.set(keys.page, answer.page, answer.version, bytes, answer.validUntil)
     }
     return answer.page
   }
@@ -345,13 +332,14 @@ const counts = new Map<string, { version: number; total: number; validUntil: num
 const MAX_CACHED_COUNTS = 1000
 
 /**
- * Answers of keyword searches by their page statement (cacheKeys), tagged with the articles
- * version they were read at (see ArticleQueryService.search). Bounded in entries and bytes
- * (keywords are caller-chosen), and short-lived: an entry lives SEARCH_CACHE_TTL_MS at most, and never past the
- * moment the next scheduled article falls due.
+ * Pages by their page statement (cacheKeys), tagged with the articles version they were read at
+ * (see ArticleQueryService.list). Bounded in entries and bytes, and short-lived: an entry lives
+ * SEARCH_CACHE_TTL_MS at most, and never past the moment the next scheduled article falls due.
+ * Searches apart, so a flood of caller-chosen keywords cannot evict the plain pages.
  */
 export const SEARCH_CACHE_TTL_MS = 10_000
 export const searches = new AnswerCache<ArticlePage>(500, 4 * 1024 * 1024, SEARCH_CACHE_TTL_MS)
+const pages = new AnswerCache<ArticlePage>(500, 4 * 1024 * 1024, SEARCH_CACHE_TTL_MS)
 
 /**
  * Forgets cached counts and search answers (tests: a rolled-back transaction rewinds the
@@ -360,4 +348,5 @@ export const searches = new AnswerCache<ArticlePage>(500, 4 * 1024 * 1024, SEARC
 export function forgetCounts() {
   counts.clear()
   searches.clear()
+  pages.clear()
 }

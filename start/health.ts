@@ -50,3 +50,14 @@ export async function healthChecks() {
   }
   return new HealthChecks().register(checks)
 }
+
+/**
+ * A load balancer's probe reuses a healthy run for READY_REUSE_MS (one statement saved per probe),
+ * unless a request failed with a 5xx since (the exception handler calls readinessSuspect()).
+ * Draining is checked on every probe.
+ */
+export const READY_REUSE_MS = 1000
+let healthyAt = -Infinity
+export const recentlyHealthy = () => !isDraining() && Date.now() - healthyAt < READY_REUSE_MS
+export const markHealthy = () => (healthyAt = Date.now())
+export const readinessSuspect = () => (healthyAt = -Infinity)

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { HttpContext } from '@adonisjs/core/http'
 import env from '#start/env'
-import { healthChecks } from '#start/health'
+import { healthChecks, markHealthy, recentlyHealthy } from '#start/health'
 import { contract } from '#openapi/contract'
 import { s } from '#openapi/schema'
 
@@ -42,13 +42,19 @@ export default class HealthController {
    * Readiness: 200 only when every check passes (database, the replica and Redis when
    * configured, not draining), 503 in the error contract otherwise. The report (check names,
    * messages, latencies) only for a monitor presenting HEALTH_SECRET: it names the topology.
+   * Other probes reuse a healthy run of the last second (start/health.ts, recentlyHealthy).
    */
   async ready({ request, response }: HttpContext) {
+    response.header('Cache-Control', 'no-store')
+    const monitor = isMonitor(request)
+    if (!monitor && recentlyHealthy()) return response.ok({ data: { status: 'ok' } })
     const checks = await healthChecks()
     const report = await checks.run()
-    const details = isMonitor(request) ? { report } : {}
-    response.header('Cache-Control', 'no-store')
-    if (report.isHealthy) return response.ok({ data: { status: 'ok', ...details } })
+    const details = monitor ? { report } : {}
+    if (report.isHealthy) {
+      markHealthy()
+      return response.ok({ data: { status: 'ok', ...details } })
+    }
     return response.serviceUnavailable({
       errors: [{ code: 'E_UNAVAILABLE', message: 'The service is temporarily unavailable' }],
       ...details,

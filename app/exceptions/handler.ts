@@ -6,6 +6,7 @@ import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import { ApiException, FieldError, tooManyRequests } from '#exceptions/api_exception'
 import { recordRefusal } from '#services/audit_log'
 import { permissionOf } from '#middleware/permission_middleware'
+import { readinessSuspect } from '#start/health'
 
 type ErrorEntry = { code: string; message: string; field?: string; rule?: string }
 type Rendered = { status: number; errors: ErrorEntry[]; headers?: Record<string, string> }
@@ -190,6 +191,8 @@ export default class HttpExceptionHandler extends ExceptionHandler {
         ],
       }
     }
+    // Whatever failed, the next readiness probe runs its checks again.
+    readinessSuspect()
     if (this.isUnavailable(error)) {
       return {
         status: 503,

@@ -8,6 +8,9 @@ import Menu from '#models/menu'
 import User from '#models/user'
 import { ALL_PERMISSION_CODES } from '#auth/permissions'
 import { isolate } from '#tests/helpers/database'
+import { countQueries } from '#tests/helpers/auth'
+import env from '#start/env'
+import { READY_REUSE_MS } from '#start/health'
 import { freePort, startAppProcess } from '#tests/helpers/app_process'
 
 test.group('Foundation: health and the error contract', (group) => {
@@ -23,6 +26,23 @@ test.group('Foundation: health and the error contract', (group) => {
       assert.deepEqual(response.body(), { data: { status: 'ok' } }, path)
       assert.equal(response.header('cache-control'), 'no-store')
     }
+  })
+
+  test('a probe reuses a healthy run of the last second; a monitor always gets a fresh report', async ({
+    client,
+    assert,
+  }) => {
+    const probe = () => countQueries(() => client.get('/api/health/ready'))
+    await new Promise((resolve) => setTimeout(resolve, READY_REUSE_MS))
+    assert.isNotEmpty((await probe()).queries)
+    const reused = await probe()
+    reused.result.assertStatus(200)
+    assert.isEmpty(reused.queries)
+    const monitor = await countQueries(() =>
+      client.get('/api/health/ready').header('x-monitoring-secret', env.get('HEALTH_SECRET')!)
+    )
+    assert.isNotEmpty(monitor.queries)
+    assert.property(monitor.result.body().data, 'report')
   })
 
   test('GET /api/health/live answers without touching the database', async ({ client, assert }) => {

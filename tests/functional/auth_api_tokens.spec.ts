@@ -468,6 +468,23 @@ test.group('API tokens: monitors (/api/admin/tokens)', (group) => {
     assert.lengthOf(await db.from('api_tokens'), 0)
   })
 
+  test('with a token, the grant rule counts as held only what the token may do', async ({
+    client,
+    assert,
+  }) => {
+    const { user: monitor } = await userWithPermissions([P.token.delete, P.user.list])
+    const { user: target } = await userWithPermissions([P.user.list])
+    const first = (await apiTokenFor(target, [P.user.list])).row
+    const second = (await apiTokenFor(target, [P.user.list])).row
+    const { token } = await apiTokenFor(monitor, [P.token.delete])
+    // The owner holds user:list, the token does not: the target holds more than the token.
+    const refused = await client.delete(`/api/admin/tokens/${first.id}`).bearerToken(token)
+    assertForbidden(assert, refused, 'not held')
+    assert.isNotNull(await ApiToken.find(first.id))
+    // The owner's own session may.
+    ;(await client.delete(`/api/admin/tokens/${second.id}`).loginAs(monitor)).assertStatus(204)
+  })
+
   test('the list filters by account (any case) and shows each token’s status', async ({
     client,
     assert,

@@ -58,7 +58,8 @@ const API_TOKEN_BEARER = /^Bearer (rbac_[A-Za-z0-9_-]{43})$/
  * the account, its session (`jti`) and the access version -> refuse a missing/disabled account,
  * a stale tokenVersion or a dead session -> the access snapshot cached per (account, version).
  * 1 round trip when nothing changed, so revocation applies on the very next request
- * (docs/architecture.md, "What a protected request reads").
+ * (docs/architecture.md, "What a protected request reads"). On admin routes it also accepts an
+ * API token, `Bearer rbac_...` (authenticateApiToken below; docs/architecture.md, "API tokens").
  */
 export class JwtGuard implements GuardContract<User> {
   declare [symbols.GUARD_KNOWN_EVENTS]: {}
@@ -91,8 +92,9 @@ export class JwtGuard implements GuardContract<User> {
     if (header.length > adminAuthConfig.jwt.maxHeaderLength) throw unauthorized('Invalid token')
     const apiToken = API_TOKEN_BEARER.exec(header)
     if (apiToken) {
-      if (!options.apiTokens)
+      if (!options.apiTokens) {
         throw unauthorized('API tokens are accepted on /api/admin routes only')
+      }
       return this.authenticateApiToken(apiToken[1])
     }
     const match = BEARER.exec(header)

@@ -5,6 +5,7 @@
 
 /// <reference path="./manifest.d.ts" />
 import type { InferData, InferVariants } from '@adonisjs/core/types/transformers'
+import type AdminApiTokenTransformer from '#transformers/admin/api_token_transformer'
 import type AdminArticleTransformer from '#transformers/admin/article_transformer'
 import type AdminAuditLogTransformer from '#transformers/admin/audit_log_transformer'
 import type AdminLoginLogTransformer from '#transformers/admin/login_log_transformer'
@@ -13,11 +14,16 @@ import type AdminRoleTransformer from '#transformers/admin/role_transformer'
 import type AdminSessionTransformer from '#transformers/admin/session_transformer'
 import type AdminUserTransformer from '#transformers/admin/user_transformer'
 import type AuthCurrentUserTransformer from '#transformers/auth/current_user_transformer'
+import type AuthOwnApiTokenTransformer from '#transformers/auth/own_api_token_transformer'
 import type AuthOwnSessionTransformer from '#transformers/auth/own_session_transformer'
 import type PublicArticleTransformer from '#transformers/public/article_transformer'
 
 export namespace Data {
   export namespace Admin {
+    export type ApiToken = InferData<AdminApiTokenTransformer>
+    export namespace ApiToken {
+      export type Variants = InferVariants<AdminApiTokenTransformer>
+    }
     export type Article = InferData<AdminArticleTransformer>
     export namespace Article {
       export type Variants = InferVariants<AdminArticleTransformer>
@@ -51,6 +57,10 @@ export namespace Data {
     export type CurrentUser = InferData<AuthCurrentUserTransformer>
     export namespace CurrentUser {
       export type Variants = InferVariants<AuthCurrentUserTransformer>
+    }
+    export type OwnApiToken = InferData<AuthOwnApiTokenTransformer>
+    export namespace OwnApiToken {
+      export type Variants = InferVariants<AuthOwnApiTokenTransformer>
     }
     export type OwnSession = InferData<AuthOwnSessionTransformer>
     export namespace OwnSession {

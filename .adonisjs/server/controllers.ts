@@ -5,6 +5,7 @@
 
 export const controllers = {
   admin: {
+    ApiTokens: () => import('#controllers/admin/api_tokens_controller'),
     Articles: () => import('#controllers/admin/articles_controller'),
     AuditLogs: () => import('#controllers/admin/audit_logs_controller'),
     LoginLogs: () => import('#controllers/admin/login_logs_controller'),
@@ -14,6 +15,7 @@ export const controllers = {
     Users: () => import('#controllers/admin/users_controller'),
   },
   auth: {
+    ApiTokens: () => import('#controllers/auth/api_tokens_controller'),
     Captcha: () => import('#controllers/auth/captcha_controller'),
     Me: () => import('#controllers/auth/me_controller'),
     OwnSessions: () => import('#controllers/auth/own_sessions_controller'),

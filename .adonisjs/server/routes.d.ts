@@ -19,6 +19,9 @@ export type ScannedRoutes = {
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'auth.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
+    'auth.tokens.index': { paramsTuple?: []; params?: {} }
+    'auth.tokens.store': { paramsTuple?: []; params?: {} }
+    'auth.tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
@@ -48,6 +51,8 @@ export type ScannedRoutes = {
     'admin.articles.unpublish': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
     'admin.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.api_tokens.index': { paramsTuple?: []; params?: {} }
+    'admin.api_tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.login_logs.index': { paramsTuple?: []; params?: {} }
     'admin.audit_logs.index': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
@@ -63,6 +68,7 @@ export type ScannedRoutes = {
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
+    'auth.tokens.index': { paramsTuple?: []; params?: {} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
@@ -73,6 +79,7 @@ export type ScannedRoutes = {
     'admin.articles.index': { paramsTuple?: []; params?: {} }
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
+    'admin.api_tokens.index': { paramsTuple?: []; params?: {} }
     'admin.login_logs.index': { paramsTuple?: []; params?: {} }
     'admin.audit_logs.index': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
@@ -88,6 +95,7 @@ export type ScannedRoutes = {
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
+    'auth.tokens.index': { paramsTuple?: []; params?: {} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
@@ -98,6 +106,7 @@ export type ScannedRoutes = {
     'admin.articles.index': { paramsTuple?: []; params?: {} }
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
+    'admin.api_tokens.index': { paramsTuple?: []; params?: {} }
     'admin.login_logs.index': { paramsTuple?: []; params?: {} }
     'admin.audit_logs.index': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
@@ -108,6 +117,7 @@ export type ScannedRoutes = {
     'auth.captcha.verify': { paramsTuple?: []; params?: {} }
     'auth.login': { paramsTuple?: []; params?: {} }
     'auth.logout': { paramsTuple?: []; params?: {} }
+    'auth.tokens.store': { paramsTuple?: []; params?: {} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
     'admin.users.reset_password': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.unlock': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -128,11 +138,13 @@ export type ScannedRoutes = {
   }
   DELETE: {
     'auth.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'auth.tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.menus.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.api_tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
 }
 declare module '@adonisjs/core/types/http' {

@@ -32,7 +32,9 @@ export class AccessSnapshot {
     /** Every effective node id, buttons included: what the user holds. */
     readonly menuIds: ReadonlySet<number>,
     /** Permission codes carried by effective nodes. */
-    codes: Iterable<string>
+    codes: Iterable<string>,
+    /** The permission code of every effective node that carries one (for narrowedTo). */
+    readonly codeOf: ReadonlyMap<number, string> = new Map()
   ) {
     const all = new Set<string>(isSuperAdmin ? ALL_PERMISSION_CODES : [])
     for (const code of codes) all.add(code)
@@ -41,6 +43,29 @@ export class AccessSnapshot {
 
   can(code: string) {
     return this.permissions.has(code)
+  }
+
+  /**
+   * What an API token of this account holds (app/auth/api_tokens.ts): the codes of `codes` the
+   * account holds now, never super-admin status (policies judge the token like any non-super
+   * caller), and the nodes held minus those carrying a code outside that set, so the grant rule
+   * counts only what the token may do as held.
+   */
+  narrowedTo(codes: Iterable<string>): AccessSnapshot {
+    const kept = new Set<string>()
+    for (const code of codes) if (this.permissions.has(code)) kept.add(code)
+    const holds = (id: number) => {
+      const code = this.codeOf.get(id)
+      return code === undefined || kept.has(code)
+    }
+    return new AccessSnapshot(
+      this.roles,
+      false,
+      this.menus.filter((menu) => holds(menu.id)),
+      new Set([...this.menuIds].filter(holds)),
+      kept,
+      new Map([...this.codeOf].filter(([id]) => holds(id)))
+    )
   }
 
   /** The sidebar: directories and menus as a tree, buttons left out. */
@@ -200,6 +225,7 @@ export async function loadAccessSnapshot(
   const menus: SnapshotMenu[] = []
   const menuIds = new Set<number>()
   const codes: string[] = []
+  const codeOf = new Map<number, string>()
   let version = 0
   for (const row of rows) {
     if (row.kind === 'version') {
@@ -215,7 +241,10 @@ export async function loadAccessSnapshot(
     } else if (row.kind === 'menu') {
       const id = Number(row.id)
       menuIds.add(id)
-      if (row.permission) codes.push(row.permission)
+      if (row.permission) {
+        codes.push(row.permission)
+        codeOf.set(id, row.permission)
+      }
       menus.push({
         id,
         parentId: row.parent_id === null ? null : Number(row.parent_id),
@@ -231,9 +260,13 @@ export async function loadAccessSnapshot(
     } else if (row.code) {
       for (const button of row.code.split('\u001f')) {
         const separator = button.indexOf(':')
-        menuIds.add(Number(button.slice(0, separator)))
+        const id = Number(button.slice(0, separator))
+        menuIds.add(id)
         const code = button.slice(separator + 1)
-        if (code) codes.push(code)
+        if (code) {
+          codes.push(code)
+          codeOf.set(id, code)
+        }
       }
     }
   }
@@ -248,7 +281,8 @@ export async function loadAccessSnapshot(
     isSuperAdmin,
     menus,
     menuIds,
-    codes
+    codes,
+    codeOf
   )
   return { version, snapshot }
 }

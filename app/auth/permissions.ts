@@ -37,6 +37,10 @@ export const PERMISSIONS = {
     list: 'monitor:session:list',
     forceLogout: 'monitor:session:delete',
   },
+  token: {
+    list: 'monitor:token:list',
+    delete: 'monitor:token:delete',
+  },
   loginLog: {
     list: 'monitor:login-log:list',
   },
@@ -72,6 +76,7 @@ const ACTION_NAMES: Record<string, string> = {
 /** Where the verb alone would say too little. */
 const CODE_NAMES: Record<string, string> = {
   [PERMISSIONS.session.forceLogout]: 'Force logout',
+  [PERMISSIONS.token.delete]: 'Revoke',
 }
 
 export type MenuSeed = {
@@ -96,7 +101,7 @@ function buttons(group: Record<string, string>): MenuSeed[] {
 
 /**
  * The base menu tree: System -> Users, Roles, Menus; Content -> Articles; Monitor -> Online
- * administrators, Login log, Audit log; each page with a button node per permission code.
+ * administrators, Login log, Audit log, API tokens; each page with a button node per permission code.
  */
 export const BASE_MENU_TREE: MenuSeed[] = [
   {
@@ -186,6 +191,15 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         icon: 'log',
         sort: 3,
         children: buttons(PERMISSIONS.auditLog),
+      },
+      {
+        name: 'API tokens',
+        type: 'menu',
+        path: 'api-tokens',
+        component: 'monitor/api-token/index',
+        icon: 'key',
+        sort: 4,
+        children: buttons(PERMISSIONS.token),
       },
     ],
   },

@@ -102,6 +102,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       {
         requestId: ctx.request.id(),
         userId: ctx.auth?.use('jwt').user?.id,
+        apiTokenId: ctx.auth?.use('jwt').apiTokenId,
         permission: permissionOf(ctx.route) ?? undefined,
         method: ctx.request.method(),
         url: ctx.request.url(),

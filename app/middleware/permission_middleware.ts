@@ -5,12 +5,13 @@ import { assertSettled } from '#auth/account_requirements'
 
 /**
  * The server-side permission declaration of a route: `.use(middleware.can('system:user:list'))`.
- * Authenticates (no pending requirement accepted on admin routes), then asks Bouncer's `hasPermission` ability
+ * Authenticates (a JWT or an API token; no pending requirement accepted on admin routes), then asks Bouncer's `hasPermission` ability
  * (app/abilities/main.ts) about the code. A refusal is a 403, logged once by the error handler.
  */
 export default class PermissionMiddleware {
   async handle(ctx: HttpContext, next: NextFn, permission: PermissionCode) {
-    assertSettled(await ctx.auth.use('jwt').authenticate())
+    // Admin routes are the only ones that accept an API token (app/auth/api_tokens.ts).
+    assertSettled(await ctx.auth.use('jwt').authenticate({ apiTokens: true }))
     await ctx.bouncer.authorize('hasPermission', permission)
     return next()
   }

@@ -18,6 +18,10 @@ export default class AuditLog extends BaseModel {
   @column()
   declare actor: string
 
+  /** The API token the write was made with, or null (a signed-in session, a command). */
+  @column()
+  declare tokenId: number | null
+
   @column()
   declare permission: string
 

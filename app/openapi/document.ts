@@ -247,7 +247,16 @@ export async function buildDocument(info: { title: string; version: string }): P
     components: {
       schemas,
       responses: errors.responses,
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'The JWT of POST /api/auth/login. On /api/admin routes (those with x-permission), ' +
+            'an API token (rbac_..., POST /api/auth/tokens) is accepted too.',
+        },
+      },
     },
   }
   return { document, undocumented }

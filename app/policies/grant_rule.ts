@@ -37,6 +37,24 @@ export function requireHeld(
   return AuthorizationResponse.deny(`${message}; not held: menu id(s) ${missing.join(', ')}`, 403)
 }
 
+/** The permission codes of `codes` the caller does not hold (sorted, without duplicates). */
+export function codesNotHeld(principal: Principal, codes: Iterable<string>): string[] {
+  const missing = new Set<string>()
+  for (const code of codes) if (!principal.access.can(code)) missing.add(code)
+  return [...missing].sort()
+}
+
+/** The rule for permission codes handed on (an API token's): all of them held, or a 403 naming the rest. */
+export function requireCodesHeld(
+  principal: Principal,
+  codes: Iterable<string>,
+  message: string
+): true | AuthorizationResponse {
+  const missing = codesNotHeld(principal, codes)
+  if (missing.length === 0) return true
+  return AuthorizationResponse.deny(`${message}; not held: ${missing.join(', ')}`, 403)
+}
+
 /** The roles the caller is assigned, whatever their status. */
 export function holdsRole(principal: Principal, roleId: number): boolean {
   return principal.access.roles.some((role) => role.id === roleId)
@@ -73,5 +91,6 @@ export const REFUSED = {
   ownRole: 'You cannot change the status of a role you hold',
   superAdmin: 'Only a super administrator may do this to a super administrator or its role',
   code: 'You may only set a permission code you hold yourself',
+  tokenCodes: 'An API token may only carry permission codes you hold yourself',
   publish: 'Changing a published article requires the publish permission',
 } as const

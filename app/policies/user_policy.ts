@@ -1,5 +1,11 @@
 import { AuthorizationResponse, BasePolicy } from '@adonisjs/bouncer'
-import { type Principal, REFUSED, notHeld, requireHeld } from '#policies/grant_rule'
+import {
+  type Principal,
+  REFUSED,
+  notHeld,
+  requireCodesHeld,
+  requireHeld,
+} from '#policies/grant_rule'
 import type { AccountHolding, RoleGrant } from '#policies/holdings'
 
 const deny = (message: string) => AuthorizationResponse.deny(message, 403)
@@ -41,6 +47,16 @@ export default class UserPolicy extends BasePolicy {
   /** Ending one of the account's sessions (online administrators, force logout). */
   forceLogout(principal: Principal, account: AccountHolding) {
     return this.manage(principal, account)
+  }
+
+  /** Revoking one of the account's API tokens (monitors): judged like force logout. */
+  revokeApiToken(principal: Principal, account: AccountHolding) {
+    return this.manage(principal, account)
+  }
+
+  /** An own API token: every code it carries is held by the caller (tokens never hold more). */
+  createApiToken(principal: Principal, codes: readonly string[]) {
+    return requireCodesHeld(principal, codes, REFUSED.tokenCodes)
   }
 
   /** Replacing the role set: the account is managed by the caller, and what it gets is held. */

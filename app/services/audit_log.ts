@@ -22,6 +22,8 @@ export type AuditSource = {
   permission: string
   requestId: string | null
   ip: string | null
+  /** The API token the actor used (app/auth/api_tokens.ts), when not a signed-in session. */
+  tokenId?: number | null
 }
 
 export type AuditEntry = {
@@ -77,6 +79,7 @@ export async function recordAudit(
       created_at: DateTime.utc().toFormat(client.dialect.dateTimeFormat),
       actor_id: source.actorId,
       actor: source.actor.slice(0, 80),
+      token_id: source.tokenId ?? null,
       permission: source.permission.slice(0, 100),
       target_type: entry.targetType,
       target_id:
@@ -122,11 +125,14 @@ export function forgetAuditRefusals() {
 export async function recordRefusal(ctx: HttpContext, reason: string) {
   const permission = declaredPermission(ctx)
   if (!permission || ctx.request.method() === 'GET' || ctx.request.method() === 'HEAD') return
-  const user = ctx.auth?.use('jwt').user
+  const guard = ctx.auth?.use('jwt')
+  const user = guard?.user
+  const tokenId = guard?.apiTokenId ?? null
   const ip = ctx.request.ip()
   const actorId = user?.id ?? null
   const key = [
     actorId ?? '-',
+    tokenId ?? '-',
     ctx.request.method(),
     ctx.route?.pattern ?? ctx.request.url(),
     addressKey(ip),
@@ -143,6 +149,7 @@ export async function recordRefusal(ctx: HttpContext, reason: string) {
           permission,
           requestId: ctx.request.id() ?? null,
           ip,
+          tokenId,
         },
         { targetType: targetTypeOf(ctx), targetId: ctx.params?.id ?? null },
         'refused',

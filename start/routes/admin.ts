@@ -36,8 +36,9 @@ async function requirePermissionDeclaration(ctx: HttpContext, next: NextFn) {
   return next()
 }
 
-const { user, role, menu, article, session, loginLog, auditLog } = PERMISSIONS
-const { Users, Roles, Menus, Articles, Sessions, LoginLogs, AuditLogs } = controllers.admin
+const { user, role, menu, article, session, token, loginLog, auditLog } = PERMISSIONS
+const { Users, Roles, Menus, Articles, Sessions, ApiTokens, LoginLogs, AuditLogs } =
+  controllers.admin
 
 router
   .group(() => {
@@ -86,6 +87,8 @@ router
       .delete('sessions/:id', [Sessions, 'destroy'])
       .where('id', SESSION_ID)
       .use(middleware.can(session.forceLogout))
+    router.get('tokens', [ApiTokens, 'index']).use(middleware.can(token.list))
+    router.delete('tokens/:id', [ApiTokens, 'destroy']).use(middleware.can(token.delete))
     router.get('login-logs', [LoginLogs, 'index']).use(middleware.can(loginLog.list))
     router.get('audit-logs', [AuditLogs, 'index']).use(middleware.can(auditLog.list))
   })

@@ -1,5 +1,5 @@
 /*
-| Administrator authentication (see start/routes.ts). The captcha routes are throttled per address
+| Administrator authentication (see start/routes.ts), and each administrator's own API tokens. The captcha routes are throttled per address
 | (start/limiter.ts); login is limited inside its service (per address and per account).
 */
 import router from '@adonisjs/core/services/router'
@@ -32,6 +32,18 @@ router
     router
       .get('me/grantable-menus', [controllers.auth.Me, 'grantable'])
       .as('me.grantableMenus')
+      .use(middleware.auth())
+    // Own API tokens (app/auth/api_tokens.ts): a signed-in session only, never a token.
+    router
+      .group(() => {
+        router.get('tokens', [controllers.auth.ApiTokens, 'index']).as('index')
+        router.post('tokens', [controllers.auth.ApiTokens, 'store']).as('store')
+        router
+          .delete('tokens/:id', [controllers.auth.ApiTokens, 'destroy'])
+          .where('id', { match: /^[1-9][0-9]{0,9}$/, cast: (value) => Number(value) })
+          .as('destroy')
+      })
+      .as('tokens')
       .use(middleware.auth())
   })
   .prefix('/api/auth')

@@ -14,6 +14,7 @@ import { permissionDeclarations, permissionOf } from '#middleware/permission_mid
 import { RoleFactory } from '#database/factories/role_factory'
 import { MenuFactory } from '#database/factories/menu_factory'
 import { UserFactory, userWithPermissions } from '#database/factories/user_factory'
+import { apiTokenFor } from '#tests/helpers/api_tokens'
 
 /** `assignable`: the seeded assign-menus button, which the holder of that permission holds. */
 type Fixtures = {
@@ -23,6 +24,7 @@ type Fixtures = {
   article: Article
   assignable: Menu
   session: string
+  apiToken: number
 }
 type Row = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -34,7 +36,7 @@ type Row = {
   holds?: (f: Fixtures) => number[]
 }
 
-const { user, role, menu, article, session, loginLog, auditLog } = PERMISSIONS
+const { user, role, menu, article, session, token, loginLog, auditLog } = PERMISSIONS
 const unique = () => Math.random().toString(36).slice(2, 10)
 
 /**
@@ -145,6 +147,8 @@ const ROUTES: Row[] = [
   { method: 'POST', pattern: '/articles/:article/unpublish', code: article.publish, status: 200 },
   { method: 'GET', pattern: '/sessions', code: session.list, status: 200 },
   { method: 'DELETE', pattern: '/sessions/:session', code: session.forceLogout, status: 204 },
+  { method: 'GET', pattern: '/tokens', code: token.list, status: 200 },
+  { method: 'DELETE', pattern: '/tokens/:token', code: token.delete, status: 204 },
   { method: 'GET', pattern: '/login-logs', code: loginLog.list, status: 200 },
   { method: 'GET', pattern: '/audit-logs', code: auditLog.list, status: 200 },
 ]
@@ -167,7 +171,16 @@ async function fixtures(): Promise<Fixtures> {
   })
   const assignable = await Menu.findByOrFail('permission', PERMISSIONS.role.assignMenus)
   const sessionId = await createSession(target.id, { ip: '127.0.0.1' })
-  return { target, role: roleRow, leaf, article: articleRow, assignable, session: sessionId }
+  const { row: apiToken } = await apiTokenFor(target, [])
+  return {
+    target,
+    role: roleRow,
+    leaf,
+    article: articleRow,
+    assignable,
+    session: sessionId,
+    apiToken: apiToken.id,
+  }
 }
 
 function send(client: ApiClient, row: Row, f: Fixtures) {
@@ -177,6 +190,7 @@ function send(client: ApiClient, row: Row, f: Fixtures) {
     .replace(':leaf', String(f.leaf.id))
     .replace(':article', String(f.article.id))
     .replace(':session', f.session)
+    .replace(':token', String(f.apiToken))
   const request = client.request(url, row.method)
   return row.body ? request.json(row.body(f)) : request
 }

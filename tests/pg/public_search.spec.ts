@@ -4,6 +4,7 @@ import emitter from '@adonisjs/core/services/emitter'
 import { PUBLIC_CONNECTION } from '#config/database'
 import { isolate, withRealCommits } from '#tests/helpers/database'
 import { superAdminUser } from '#tests/helpers/auth'
+import { apiTokenFor } from '#tests/helpers/api_tokens'
 import { loadArticles } from '../../commands/load_articles.js'
 
 type Captured = { sql: string; bindings: unknown[] }
@@ -133,5 +134,17 @@ test.group('Prepared statements on PostgreSQL', (group) => {
       texts.join('\n---\n')
     )
     assert.isTrue(texts.some((text: string) => text.includes('WITH RECURSIVE granted')))
+
+    // An API token request: its own statement (token, owner, access version), named too.
+    const { token } = await apiTokenFor(admin, ['system:user:list'])
+    ;(await client.get('/api/admin/users').bearerToken(token)).assertStatus(200)
+    const after = await db.rawQuery(`SELECT statement FROM pg_prepared_statements`)
+    assert.isTrue(
+      after.rows.some((row: { statement: string }) =>
+        /FROM api_tokens t JOIN users ON users.id = t.user_id\s+WHERE t.token_hash = \$1/.test(
+          row.statement
+        )
+      )
+    )
   })
 })

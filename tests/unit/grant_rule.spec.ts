@@ -4,6 +4,7 @@ import { AuthorizationResponse } from '@adonisjs/bouncer'
 import {
   type Principal,
   REFUSED,
+  codesNotHeld,
   holdsRole,
   notHeld,
   requireHeld,
@@ -15,6 +16,7 @@ import UserPolicy from '#policies/user_policy'
 import MenuPolicy from '#policies/menu_policy'
 import ArticlePolicy from '#policies/article_policy'
 import { PERMISSIONS } from '#auth/permissions'
+import { AccessSnapshot } from '#auth/access_snapshot'
 
 /**
  * The grant rule's pure functions and the policies' decisions, called directly with a fake
@@ -230,5 +232,49 @@ test.group('Grant rule: ArticlePolicy', () => {
       assert.isTrue(policy[ability](editor, { status: 'archived' }))
       assert.isTrue(policy[ability](publisher, { status: 'published' }))
     }
+  })
+})
+
+test.group('Grant rule: API tokens', () => {
+  const policy = new UserPolicy()
+
+  test('a token carries only codes the creator holds; a refusal names the others', ({ assert }) => {
+    const caller = principal([], ['a:b:list', 'a:b:create'])
+    assert.isTrue(policy.createApiToken(caller, ['a:b:list']))
+    assert.deepEqual(codesNotHeld(caller, ['z:z:z', 'a:b:list', 'y:y:y', 'z:z:z']), [
+      'y:y:y',
+      'z:z:z',
+    ])
+    assertDenied(
+      assert,
+      policy.createApiToken(caller, ['a:b:list', 'a:b:delete']),
+      `${REFUSED.tokenCodes}; not held: a:b:delete`
+    )
+  })
+
+  test('a token holds the codes it carries that the owner holds, the uncoded nodes, never super admin', ({
+    assert,
+  }) => {
+    // 1 directory, 2 page, 3 and 4 buttons; the owner is a super admin.
+    const owner = new AccessSnapshot(
+      [{ id: 9, code: 'super_admin', name: 'Super', status: 'enabled' }],
+      true,
+      [],
+      new Set([1, 2, 3, 4]),
+      ['a:b:list', 'a:b:delete'],
+      new Map([
+        [3, 'a:b:list'],
+        [4, 'a:b:delete'],
+      ])
+    )
+    // A super admin holds every catalogued code; a code outside the owner's holdings is dropped.
+    const token = owner.narrowedTo(['a:b:list', PERMISSIONS.user.create, 'c:d:create'])
+    assert.isFalse(token.isSuperAdmin)
+    assert.sameMembers([...token.permissions], ['a:b:list', PERMISSIONS.user.create])
+    // Node 4 carries a code the token lacks: not held with the token (what the grant rule counts).
+    assert.deepEqual([...token.menuIds], [1, 2, 3])
+    assert.deepEqual(token.roles, owner.roles)
+    assert.isTrue(owner.can(PERMISSIONS.user.delete))
+    assert.isFalse(token.can(PERMISSIONS.user.delete))
   })
 })

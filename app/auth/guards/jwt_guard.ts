@@ -8,6 +8,14 @@ import { signAdminToken, verifyAdminToken } from '#auth/jwt'
 import { type AccessSnapshot, accessSnapshotFor } from '#auth/access_snapshot'
 import { unauthorized } from '#exceptions/api_exception'
 import { createSession, sessionIsLive, touchSession } from '#auth/sessions'
+import {
+  type TokenColumns,
+  apiTokenDigest,
+  apiTokenIsLive,
+  tokenAccess,
+  tokenSql,
+  touchApiToken,
+} from '#auth/api_tokens'
 
 /**
  * The account and the current access version, in one statement (a prepared one on PostgreSQL).
@@ -15,11 +23,15 @@ import { createSession, sessionIsLive, touchSession } from '#auth/sessions'
  * change the result type of a statement already prepared on a running instance's connections
  * (PostgreSQL would refuse to execute it: "cached plan must not change result type").
  */
+let userColumns: string | undefined
+const userColumnList = () =>
+  (userColumns ??= [...User.$columnsDefinitions.values()]
+    .map((column) => `users.${column.columnName}`)
+    .join(', '))
+
 let guardQuery: string | undefined
 function guardSql() {
-  guardQuery ??= `SELECT ${[...User.$columnsDefinitions.values()]
-    .map((column) => `users.${column.columnName}`)
-    .join(', ')}, (SELECT version FROM access_version WHERE id = 1) AS access_version,
+  guardQuery ??= `SELECT ${userColumnList()}, (SELECT version FROM access_version WHERE id = 1) AS access_version,
        s.expires_at AS session_expires_at, s.ended_at AS session_ended_at,
        s.last_seen_at AS session_last_seen_at
   FROM users LEFT JOIN admin_sessions s ON s.id = ? AND s.user_id = users.id
@@ -34,14 +46,20 @@ type GuardRow = Record<string, any> & {
   session_last_seen_at: string | number | null
 }
 
+let apiTokenQuery: string | undefined
+const apiTokenSql = () => (apiTokenQuery ??= tokenSql(userColumnList()))
+
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
+/** An API token (app/auth/api_tokens.ts): `rbac_` + 43 base64url characters. */
+const API_TOKEN_BEARER = /^Bearer (rbac_[A-Za-z0-9_-]{43})$/
 
 /**
  * `Authorization: Bearer <jwt>`: header shape (before any crypto) -> JWT verify -> ONE query for
  * the account, its session (`jti`) and the access version -> refuse a missing/disabled account,
  * a stale tokenVersion or a dead session -> the access snapshot cached per (account, version).
  * 1 round trip when nothing changed, so revocation applies on the very next request
- * (docs/architecture.md, "What a protected request reads").
+ * (docs/architecture.md, "What a protected request reads"). On admin routes it also accepts an
+ * API token, `Bearer rbac_...` (authenticateApiToken below; docs/architecture.md, "API tokens").
  */
 export class JwtGuard implements GuardContract<User> {
   declare [symbols.GUARD_KNOWN_EVENTS]: {}
@@ -54,10 +72,16 @@ export class JwtGuard implements GuardContract<User> {
   access?: AccessSnapshot
   /** The session (JWT `jti`) this request authenticated with. */
   sessionId?: string
+  /** The API token this request authenticated with (admin routes only), instead of a session. */
+  apiTokenId?: number
 
   constructor(private ctx: HttpContext) {}
 
-  async authenticate(): Promise<User> {
+  /**
+   * `apiTokens`: also accept an API token (`Bearer rbac_...`). Only the `can` middleware of the
+   * admin routes asks for it; everywhere else (/api/auth/*: password, /me, tokens) a token is a 401.
+   */
+  async authenticate(options: { apiTokens?: boolean } = {}): Promise<User> {
     if (this.authenticationAttempted) {
       return this.getUserOrFail()
     }
@@ -66,6 +90,13 @@ export class JwtGuard implements GuardContract<User> {
     const header = this.ctx.request.header('authorization')
     if (!header) throw unauthorized()
     if (header.length > adminAuthConfig.jwt.maxHeaderLength) throw unauthorized('Invalid token')
+    const apiToken = API_TOKEN_BEARER.exec(header)
+    if (apiToken) {
+      if (!options.apiTokens) {
+        throw unauthorized('API tokens are accepted on /api/admin routes only')
+      }
+      return this.authenticateApiToken(apiToken[1])
+    }
     const match = BEARER.exec(header)
     if (!match) throw unauthorized('Invalid token')
 
@@ -87,6 +118,30 @@ export class JwtGuard implements GuardContract<User> {
     this.access = await accessSnapshotFor(user.id, Number(row.access_version))
     this.user = user
     this.sessionId = claims.sessionId
+    this.isAuthenticated = true
+    return user
+  }
+
+  /**
+   * ONE query for the token, its owner and the access version -> refuse an unknown, expired or
+   * revoked token or a disabled owner -> the owner's snapshot (cached per (account, version))
+   * narrowed to the token's codes. Still 1 round trip when nothing changed.
+   */
+  private async authenticateApiToken(token: string): Promise<User> {
+    const [row] = await preparedQuery<GuardRow & TokenColumns>(apiTokenSql(), [
+      apiTokenDigest(token),
+    ])
+    const user = row ? User.$createFromAdapterResult(row) : null
+    if (!user || !apiTokenIsLive(row, user)) {
+      throw unauthorized('The API token is invalid, expired or revoked')
+    }
+    const id = Number(row.api_token_id)
+    await touchApiToken(id, row.api_token_last_used_at, this.ctx.request.ip())
+
+    const owner = await accessSnapshotFor(user.id, Number(row.access_version))
+    this.access = tokenAccess(owner, row.api_token_permissions)
+    this.user = user
+    this.apiTokenId = id
     this.isAuthenticated = true
     return user
   }

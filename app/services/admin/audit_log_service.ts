@@ -8,6 +8,7 @@ export default class AuditLogService {
   list(filters: Infer<typeof listAuditLogsValidator>) {
     return newestFirst(AuditLog, filters, [
       'actorId',
+      'tokenId',
       'permission',
       'targetType',
       'targetId',

@@ -21,8 +21,11 @@ export type Actor = {
   audit: AuditSource
 }
 
-/** The actor of an admin request (the `can` middleware has authenticated it already). */
-export function actorOf(ctx: HttpContext): Actor {
+/**
+ * The actor of an admin request (the `can` middleware has authenticated it already). `permission`
+ * names a signed-in person's own act on a route that declares none (own API tokens).
+ */
+export function actorOf(ctx: HttpContext, permission?: string): Actor {
   const guard = ctx.auth.use('jwt')
   const access = guard.getAccessOrFail()
   const user = guard.getUserOrFail()
@@ -33,9 +36,11 @@ export function actorOf(ctx: HttpContext): Actor {
     audit: {
       actorId: user.id,
       actor: user.account,
-      permission: declaredPermission(ctx) ?? 'undeclared',
+      permission: permission ?? declaredPermission(ctx) ?? 'undeclared',
       requestId: ctx.request.id() ?? null,
       ip: ctx.request.ip(),
+      // A write made with an API token names it (app/auth/api_tokens.ts).
+      tokenId: guard.apiTokenId ?? null,
     },
   }
 }

@@ -9,6 +9,7 @@ const auditLog = shape({
   createdAt: s.dateTime(),
   actorId: s.nullable(s.integer()),
   actor: s.string(),
+  tokenId: s.nullable(s.integer()),
   permission: s.string(),
   targetType: s.string(),
   targetId: s.nullable(s.string()),

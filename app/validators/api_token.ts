@@ -1,0 +1,23 @@
+import vine from '@vinejs/vine'
+import { ALL_PERMISSION_CODES } from '#auth/permissions'
+import { MAX_TTL_DAYS } from '#auth/api_tokens'
+import { optionalText, pageFields, plainText } from '#validators/admin/common'
+
+/**
+ * API tokens: POST /api/auth/tokens (own) and GET /api/admin/tokens (monitors). A code outside
+ * the catalogue is a 422; a catalogued code the caller does not hold is the grant rule's 403.
+ */
+export const createApiTokenValidator = vine.create({
+  name: vine.string().trim().minLength(1).maxLength(64).use(plainText()),
+  permissions: vine
+    .array(vine.enum(ALL_PERMISSION_CODES))
+    .minLength(1)
+    .maxLength(ALL_PERMISSION_CODES.length),
+  expiresInDays: vine.number().withoutDecimals().min(1).max(MAX_TTL_DAYS),
+})
+
+/** GET /api/admin/tokens: every account's tokens, optionally of the account named `account`. */
+export const listApiTokensValidator = vine.create({
+  ...pageFields,
+  account: optionalText(64),
+})

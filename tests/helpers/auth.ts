@@ -82,5 +82,5 @@ export async function countQueries<T>(work: () => Promise<T>) {
  */
 export async function sessionToken(userId: number, tokenVersion = 0) {
   const sessionId = await createSession(userId, { ip: '127.0.0.1', userAgent: 'japa' })
-  return signAdminToken(userId, tokenVersion, sessionId)
+  return { ...(await signAdminToken(userId, tokenVersion, sessionId)), sessionId }
 }

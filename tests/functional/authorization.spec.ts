@@ -49,7 +49,7 @@ type Send = (client: ApiClient) => ApiRequest
 /** A request that must be refused (403 naming `refusal`), by `as` or the case's caller. */
 type Refused = { send: Send; refusal: string; as?: User }
 /** A request that must succeed with `status`; `then` checks what it did. */
-type Allowed = { send: Send; status: number; as?: User; then?: (r: ApiResponse) => unknown }
+type Allowed = { send: Send; status: number; as?: User | 'admin'; then?: Then }
 type Case = {
   caller: User
   watch?: User[]
@@ -59,6 +59,16 @@ type Case = {
   allowed?: Allowed[]
 }
 
+type Then = (response: ApiResponse) => unknown
+const no = (send: Send, refusal: string, as?: User): Refused => ({ send, refusal, as })
+const ok = (send: Send, status: number, then?: Then): Allowed => ({ send, status, then })
+/** Allowed for the seeded super administrator. */
+const su = (send: Send, status: number, then?: Then): Allowed => ({
+  send,
+  status,
+  then,
+  as: 'admin',
+})
 const put = (url: string, body: object) => (client: ApiClient) => client.put(url).json(body)
 const post =
   (url: string, body: object = {}) =>
@@ -79,7 +89,9 @@ async function judge(client: ApiClient, assert: Assert, c: Case) {
   assert.deepEqual(await permissionsOf(client, watched), me)
   await c.after?.()
   for (const { send, status, as, then } of c.allowed ?? []) {
-    const response = await send(client).loginAs(as ?? c.caller)
+    const response = await send(client).loginAs(
+      as === 'admin' ? await seededAdmin() : (as ?? c.caller)
+    )
     assert.equal(response.status(), status, JSON.stringify(response.body()))
     await then?.(response)
   }
@@ -125,34 +137,24 @@ test.group('Authorization: UserPolicy', (group) => {
         return {
           caller,
           refused: [
-            {
-              send: create('puppet', [weak.id, strong.id]),
-              refusal: `${ROLES}; refused: role id(s) ${strong.id}`,
-            },
-            { send: create('root2', [root.id]), refusal: SUPER, as: await ordinaryAdmin() },
+            no(
+              create('puppet', [weak.id, strong.id]),
+              `${ROLES}; refused: role id(s) ${strong.id}`
+            ),
+            no(create('root2', [root.id]), SUPER, await ordinaryAdmin()),
           ],
           allowed: [
-            {
-              send: create('puppet', [weak.id, empty.id]),
-              status: 201,
-              then: async () => {
-                assert.deepEqual(await rolesOf('puppet'), sorted([weak.id, empty.id]))
-                const puppet = await User.findByOrFail('account', 'puppet')
-                ;(await client.get('/api/admin/users').loginAs(puppet)).assertStatus(200)
-              },
-            },
-            {
-              send: create('strong', [strong.id]),
-              status: 201,
-              as: admin,
-              then: async () => assert.deepEqual(await rolesOf('strong'), [strong.id]),
-            },
-            {
-              send: create('root2', [root.id]),
-              status: 201,
-              as: admin,
-              then: (r) => assert.deepEqual(r.body().data.roleIds, [root.id]),
-            },
+            ok(create('puppet', [weak.id, empty.id]), 201, async () => {
+              assert.deepEqual(await rolesOf('puppet'), sorted([weak.id, empty.id]))
+              const puppet = await User.findByOrFail('account', 'puppet')
+              ;(await client.get('/api/admin/users').loginAs(puppet)).assertStatus(200)
+            }),
+            su(create('strong', [strong.id]), 201, async () =>
+              assert.deepEqual(await rolesOf('strong'), [strong.id])
+            ),
+            su(create('root2', [root.id]), 201, (r) =>
+              assert.deepEqual(r.body().data.roleIds, [root.id])
+            ),
           ],
         }
       },
@@ -178,44 +180,27 @@ test.group('Authorization: UserPolicy', (group) => {
           caller,
           watch: [victim, other, admin],
           refused: [
-            { send: put(users(victim.id), { status: 'disabled' }), refusal: TARGET },
-            { send: put(users(parked.id), { status: 'enabled' }), refusal: TARGET },
+            no(put(users(victim.id), { status: 'disabled' }), TARGET),
+            no(put(users(parked.id), { status: 'enabled' }), TARGET),
             ...[other, admin].flatMap((target) => [
-              {
-                send: put(users(target.id), { nickname: 'Hijacked' }),
-                refusal: SUPER,
-                as: ordinary,
-              },
-              { send: put(users(target.id), { status: 'disabled' }), refusal: SUPER, as: ordinary },
+              no(put(users(target.id), { nickname: 'Hijacked' }), SUPER, ordinary),
+              no(put(users(target.id), { status: 'disabled' }), SUPER, ordinary),
             ]),
           ],
           allowed: [
-            {
-              send: put(users(plain.id), { nickname: 'Renamed' }),
-              status: 200,
-              then: async () => assert.equal((await stored(plain)).nickname, 'Renamed'),
-            },
-            {
-              send: put(users(other.id), { nickname: 'Renamed root' }),
-              status: 200,
-              as: admin,
-              then: async () => assert.equal((await stored(other)).nickname, 'Renamed root'),
-            },
-            {
-              send: put(users(richer.id), { status: 'disabled' }),
-              status: 200,
-              as: admin,
-              then: async () => assert.equal((await stored(richer)).status, 'disabled'),
-            },
-            {
-              send: put(users(other.id), { status: 'disabled' }),
-              status: 200,
-              as: admin,
-              then: async () => {
-                assert.equal((await stored(other)).status, 'disabled')
-                ;(await client.get('/api/admin/users').loginAs(other)).assertStatus(401)
-              },
-            },
+            ok(put(users(plain.id), { nickname: 'Renamed' }), 200, async () =>
+              assert.equal((await stored(plain)).nickname, 'Renamed')
+            ),
+            su(put(users(other.id), { nickname: 'Renamed root' }), 200, async () =>
+              assert.equal((await stored(other)).nickname, 'Renamed root')
+            ),
+            su(put(users(richer.id), { status: 'disabled' }), 200, async () =>
+              assert.equal((await stored(richer)).status, 'disabled')
+            ),
+            su(put(users(other.id), { status: 'disabled' }), 200, async () => {
+              assert.equal((await stored(other)).status, 'disabled')
+              ;(await client.get('/api/admin/users').loginAs(other)).assertStatus(401)
+            }),
           ],
         }
       },
@@ -236,13 +221,13 @@ test.group('Authorization: UserPolicy', (group) => {
           caller,
           watch: [victim, other, admin],
           refused: [
-            { send: del(users(victim.id)), refusal: TARGET },
-            { send: del(users(other.id)), refusal: SUPER, as: ordinary },
-            { send: del(users(admin.id)), refusal: SUPER, as: ordinary },
+            no(del(users(victim.id)), TARGET),
+            no(del(users(other.id)), SUPER, ordinary),
+            no(del(users(admin.id)), SUPER, ordinary),
           ],
           allowed: [
-            { send: del(users(plain.id)), status: 204, then: gone(plain) },
-            { send: del(users(other.id)), status: 204, as: admin, then: gone(other) },
+            ok(del(users(plain.id)), 204, gone(plain)),
+            su(del(users(other.id)), 204, gone(other)),
           ],
         }
       },
@@ -276,50 +261,25 @@ test.group('Authorization: UserPolicy', (group) => {
           caller,
           watch: [target, richer, demoted, admin],
           refused: [
-            {
-              send: assign(target, [weak.id, wider.id]),
-              refusal: `${ROLES}; refused: role id(s) ${wider.id}`,
-            },
-            ...[[strong.id, weak.id], [weak.id], []].map((ids) => ({
-              send: assign(richer, ids),
-              refusal: TARGET,
-            })),
-            { send: assign(promoted, [root.id]), refusal: SUPER, as: ordinary },
-            { send: assign(demoted, [plainRole.id]), refusal: SUPER, as: ordinary },
-            { send: assign(admin, []), refusal: SUPER, as: ordinary },
+            no(assign(target, [weak.id, wider.id]), `${ROLES}; refused: role id(s) ${wider.id}`),
+            ...[[strong.id, weak.id], [weak.id], []].map((ids) => no(assign(richer, ids), TARGET)),
+            no(assign(promoted, [root.id]), SUPER, ordinary),
+            no(assign(demoted, [plainRole.id]), SUPER, ordinary),
+            no(assign(admin, []), SUPER, ordinary),
           ],
           allowed: [
-            { send: assign(within, []), status: 200, then: rolesAre(within, []) },
-            {
-              send: assign(fresh, [own.id, weak.id]),
-              status: 200,
-              then: rolesAre(fresh, [own.id, weak.id]),
-            },
-            {
-              send: assign(richer, [wider.id]),
-              status: 200,
-              as: admin,
-              then: rolesAre(richer, [wider.id]),
-            },
-            {
-              send: assign(promoted, [root.id]),
-              status: 200,
-              as: admin,
-              then: async () => {
-                await rolesAre(promoted, [root.id])()
-                // The new super admin holds every permission on its next request.
-                ;(await client.get('/api/admin/menus/tree').loginAs(promoted)).assertStatus(200)
-              },
-            },
-            {
-              send: assign(demoted, [plainRole.id]),
-              status: 200,
-              as: admin,
-              then: async () => {
-                await rolesAre(demoted, [plainRole.id])()
-                ;(await client.get('/api/admin/users').loginAs(demoted)).assertStatus(403)
-              },
-            },
+            ok(assign(within, []), 200, rolesAre(within, [])),
+            ok(assign(fresh, [own.id, weak.id]), 200, rolesAre(fresh, [own.id, weak.id])),
+            su(assign(richer, [wider.id]), 200, rolesAre(richer, [wider.id])),
+            su(assign(promoted, [root.id]), 200, async () => {
+              await rolesAre(promoted, [root.id])()
+              // The new super admin holds every permission on its next request.
+              ;(await client.get('/api/admin/menus/tree').loginAs(promoted)).assertStatus(200)
+            }),
+            su(assign(demoted, [plainRole.id]), 200, async () => {
+              await rolesAre(demoted, [plainRole.id])()
+              ;(await client.get('/api/admin/users').loginAs(demoted)).assertStatus(403)
+            }),
           ],
         }
       },
@@ -342,14 +302,14 @@ test.group('Authorization: UserPolicy', (group) => {
           caller,
           watch: [stronger, other, admin],
           refused: [
-            { send: reset(stronger), refusal: TARGET },
-            { send: reset(other), refusal: SUPER, as: ordinary },
-            { send: reset(admin), refusal: SUPER, as: ordinary },
+            no(reset(stronger), TARGET),
+            no(reset(other), SUPER, ordinary),
+            no(reset(admin), SUPER, ordinary),
           ],
           allowed: [
-            { send: reset(weaker), status: 200, then: versionIs(weaker, 1) },
-            { send: reset(stronger), status: 200, as: admin, then: versionIs(stronger, 1) },
-            { send: reset(other), status: 200, as: admin, then: versionIs(other, 1) },
+            ok(reset(weaker), 200, versionIs(weaker, 1)),
+            su(reset(stronger), 200, versionIs(stronger, 1)),
+            su(reset(other), 200, versionIs(other, 1)),
           ],
         }
       },
@@ -363,10 +323,10 @@ test.group('Authorization: UserPolicy', (group) => {
         return {
           caller,
           refused: [
-            { send: post(users(richer.id, '/unlock')), refusal: TARGET },
-            { send: post(users(other.id, '/unlock')), refusal: SUPER, as: await ordinaryAdmin() },
+            no(post(users(richer.id, '/unlock')), TARGET),
+            no(post(users(other.id, '/unlock')), SUPER, await ordinaryAdmin()),
           ],
-          allowed: [{ send: post(users(plain.id, '/unlock')), status: 200 }],
+          allowed: [ok(post(users(plain.id, '/unlock')), 200)],
         }
       },
     },
@@ -384,8 +344,8 @@ test.group('Authorization: UserPolicy', (group) => {
         return {
           caller,
           refused: [
-            { send: end(richerSession.sessionId), refusal: TARGET },
-            { send: end(bossSession.sessionId), refusal: SUPER },
+            no(end(richerSession.sessionId), TARGET),
+            no(end(bossSession.sessionId), SUPER),
           ],
           after: async () => {
             for (const { token } of [richerSession, bossSession]) {
@@ -394,10 +354,10 @@ test.group('Authorization: UserPolicy', (group) => {
           },
           allowed: [
             {
-              send: end(bossSession.sessionId),
-              status: 204,
+              ...ok(end(bossSession.sessionId), 204, async () =>
+                (await meWith(client, bossSession.token)).assertStatus(401)
+              ),
               as: other,
-              then: async () => (await meWith(client, bossSession.token)).assertStatus(401),
             },
           ],
         }
@@ -425,23 +385,14 @@ test.group('Authorization: RolePolicy', (group) => {
         return {
           caller,
           refused: [
-            {
-              send: create('deleters', [roleList.id, userDelete.id]),
-              refusal: `${GRANT}; not held: menu id(s) ${userDelete.parentId}, ${userDelete.id}`,
-            },
+            no(
+              create('deleters', [roleList.id, userDelete.id]),
+              `${GRANT}; not held: menu id(s) ${userDelete.parentId}, ${userDelete.id}`
+            ),
           ],
           allowed: [
-            {
-              send: create('listers', [roleList.id]),
-              status: 201,
-              then: menusOf('listers', roleList),
-            },
-            {
-              send: create('deleters', [userDelete.id]),
-              status: 201,
-              as: await seededAdmin(),
-              then: menusOf('deleters', userDelete),
-            },
+            ok(create('listers', [roleList.id]), 201, menusOf('listers', roleList)),
+            su(create('deleters', [userDelete.id]), 201, menusOf('deleters', userDelete)),
           ],
         }
       },
@@ -462,28 +413,17 @@ test.group('Authorization: RolePolicy', (group) => {
           caller,
           watch: [victim, admin],
           refused: [
-            { send: put(roles(richer.id), { status: 'disabled' }), refusal: TARGET },
-            { send: put(roles(richer.id), { name: 'Renamed' }), refusal: TARGET },
-            { send: put(roles(own.id), { status: 'disabled' }), refusal: OWN_ROLE },
-            {
-              send: put(roles(root.id), { name: 'Owners' }),
-              refusal: SUPER,
-              as: await ordinaryAdmin(),
-            },
+            no(put(roles(richer.id), { status: 'disabled' }), TARGET),
+            no(put(roles(richer.id), { name: 'Renamed' }), TARGET),
+            no(put(roles(own.id), { status: 'disabled' }), OWN_ROLE),
+            no(put(roles(root.id), { name: 'Owners' }), SUPER, await ordinaryAdmin()),
           ],
           allowed: [
-            { send: put(roles(own.id), { name: 'Mine' }), status: 200, then: nameOf(own, 'Mine') },
-            {
-              send: put(roles(within.id), { status: 'disabled' }),
-              status: 200,
-              then: async () => assert.equal((await Role.findOrFail(within.id)).status, 'disabled'),
-            },
-            {
-              send: put(roles(richer.id), { name: 'Renamed' }),
-              status: 200,
-              as: admin,
-              then: nameOf(richer, 'Renamed'),
-            },
+            ok(put(roles(own.id), { name: 'Mine' }), 200, nameOf(own, 'Mine')),
+            ok(put(roles(within.id), { status: 'disabled' }), 200, async () =>
+              assert.equal((await Role.findOrFail(within.id)).status, 'disabled')
+            ),
+            su(put(roles(richer.id), { name: 'Renamed' }), 200, nameOf(richer, 'Renamed')),
           ],
         }
       },
@@ -497,13 +437,9 @@ test.group('Authorization: RolePolicy', (group) => {
         return {
           caller,
           watch: [victim],
-          refused: [{ send: del(roles(richer.id)), refusal: TARGET }],
+          refused: [no(del(roles(richer.id)), TARGET)],
           allowed: [
-            {
-              send: del(roles(within.id)),
-              status: 204,
-              then: async () => assert.isNull(await Role.find(within.id)),
-            },
+            ok(del(roles(within.id)), 204, async () => assert.isNull(await Role.find(within.id))),
           ],
         }
       },
@@ -532,44 +468,34 @@ test.group('Authorization: RolePolicy', (group) => {
           watch: [holder],
           refused: [
             // The button and the Users page (an ancestor added for it, not held either) are named.
-            {
-              send: assign(own, [...ownMenus, userDelete.id]),
-              refusal: `${GRANT}; not held: menu id(s) ${userDelete.parentId}, ${userDelete.id}`,
-            },
-            { send: assign(other, [userDelete.id]), refusal: GRANT },
-            {
-              send: assign(other, [userDelete.parentId!]),
-              refusal: `menu id(s) ${userDelete.parentId}`,
-            },
-            ...[richerMenus, [roleList.id], []].map((ids) => ({
-              send: assign(richer, ids),
-              refusal: TARGET,
-            })),
+            no(
+              assign(own, [...ownMenus, userDelete.id]),
+              `${GRANT}; not held: menu id(s) ${userDelete.parentId}, ${userDelete.id}`
+            ),
+            no(assign(other, [userDelete.id]), GRANT),
+            no(assign(other, [userDelete.parentId!]), `menu id(s) ${userDelete.parentId}`),
+            ...[richerMenus, [roleList.id], []].map((ids) => no(assign(richer, ids), TARGET)),
           ],
           allowed: [
-            {
-              send: assign(other, [roleList.id]),
-              status: 200,
-              then: async (r) => {
-                assert.deepEqual(sorted(r.body().data.menuIds), await chainOf(roleList))
-                await menusAre(other, () => chainOf(roleList))()
-                // Its holder may use it on the very next request.
-                ;(await client.get('/api/admin/roles').loginAs(holder)).assertStatus(200)
-              },
-            },
-            { send: assign(within, []), status: 200, then: menusAre(within, async () => []) },
-            {
-              send: assign(within, [roleList.id]),
-              status: 200,
-              then: menusAre(within, () => chainOf(roleList)),
-            },
-            {
-              send: assign(own, [...ownMenus, userDelete.id]),
-              status: 200,
-              as: await seededAdmin(),
-              then: async () =>
-                assert.includeMembers(await menuIdsOf(own.id), await chainOf(userDelete)),
-            },
+            ok(assign(other, [roleList.id]), 200, async (r) => {
+              assert.deepEqual(sorted(r.body().data.menuIds), await chainOf(roleList))
+              await menusAre(other, () => chainOf(roleList))()
+              // Its holder may use it on the very next request.
+              ;(await client.get('/api/admin/roles').loginAs(holder)).assertStatus(200)
+            }),
+            ok(
+              assign(within, []),
+              200,
+              menusAre(within, async () => [])
+            ),
+            ok(
+              assign(within, [roleList.id]),
+              200,
+              menusAre(within, () => chainOf(roleList))
+            ),
+            su(assign(own, [...ownMenus, userDelete.id]), 200, async () =>
+              assert.includeMembers(await menuIdsOf(own.id), await chainOf(userDelete))
+            ),
           ],
         }
       },
@@ -644,41 +570,27 @@ test.group('Authorization: MenuPolicy', (group) => {
         const menusPage = await Menu.findOrFail((await button(P.menu.create)).parentId!)
         const content = await Menu.findByOrFail('name', 'Content')
         const create = (body: object) => post('/api/admin/menus', body)
+        const page = (parentId: number | null) => ({
+          type: 'menu',
+          name: 'Stats',
+          path: 'stats',
+          component: 'stats/index',
+          parentId,
+        })
+        const permission = 'system:menu:export'
         return {
           caller,
           refused: [
-            {
-              send: create({
-                type: 'button',
-                name: 'Export',
-                parentId: menusPage.id,
-                permission: 'system:menu:export',
-              }),
-              refusal: CODE,
-            },
-            {
-              send: create({
-                type: 'menu',
-                name: 'Stats',
-                path: 'stats',
-                component: 'stats/index',
-                parentId: content.id,
-              }),
-              refusal: `${GRANT}; not held: menu id(s) ${content.id}`,
-            },
+            no(
+              create({ type: 'button', name: 'Export', parentId: menusPage.id, permission }),
+              CODE
+            ),
+            no(create(page(content.id)), `${GRANT}; not held: menu id(s) ${content.id}`),
           ],
           allowed: [
-            {
-              send: create({
-                type: 'menu',
-                name: 'Stats',
-                path: 'stats',
-                component: 'stats/index',
-                parentId: menusPage.parentId,
-              }),
-              status: 201,
-              then: (r) => assert.equal(r.body().data.parentId, menusPage.parentId),
-            },
+            ok(create(page(menusPage.parentId)), 201, (r) =>
+              assert.equal(r.body().data.parentId, menusPage.parentId)
+            ),
           ],
         }
       },
@@ -704,28 +616,19 @@ test.group('Authorization: MenuPolicy', (group) => {
           watch: [holder],
           refused: [
             // The two-step re-code: moving a code away from its button, then onto one's own.
-            {
-              send: put(menus(reset.id), { permission: 'system:user:reset-pass' }),
-              refusal: TARGET,
-            },
-            { send: put(menus(own.id), { permission: P.user.resetPassword }), refusal: CODE },
-            { send: put(menus(userDelete.id), { status: 'disabled' }), refusal: TARGET },
-            { send: put(menus(system), { status: 'disabled' }), refusal: TARGET },
-            { send: put(menus(held.id), { parentId: content.id }), refusal: GRANT },
+            no(put(menus(reset.id), { permission: 'system:user:reset-pass' }), TARGET),
+            no(put(menus(own.id), { permission: P.user.resetPassword }), CODE),
+            no(put(menus(userDelete.id), { status: 'disabled' }), TARGET),
+            no(put(menus(system), { status: 'disabled' }), TARGET),
+            no(put(menus(held.id), { parentId: content.id }), GRANT),
           ],
           allowed: [
-            {
-              send: put(menus(held.id), { name: 'Mine' }),
-              status: 200,
-              then: async () => assert.equal((await stored(held.id)).name, 'Mine'),
-            },
-            {
-              send: put(menus(reset.id), { permission: 'system:user:export' }),
-              status: 200,
-              as: await seededAdmin(),
-              then: async () =>
-                assert.equal((await stored(reset.id)).permission, 'system:user:export'),
-            },
+            ok(put(menus(held.id), { name: 'Mine' }), 200, async () =>
+              assert.equal((await stored(held.id)).name, 'Mine')
+            ),
+            su(put(menus(reset.id), { permission: 'system:user:export' }), 200, async () =>
+              assert.equal((await stored(reset.id)).permission, 'system:user:export')
+            ),
           ],
         }
       },
@@ -738,13 +641,9 @@ test.group('Authorization: MenuPolicy', (group) => {
         await role.related('menus').attach([held.id])
         return {
           caller,
-          refused: [{ send: del(menus((await button(P.user.delete)).id)), refusal: TARGET }],
+          refused: [no(del(menus((await button(P.user.delete)).id)), TARGET)],
           allowed: [
-            {
-              send: del(menus(held.id)),
-              status: 204,
-              then: async () => assert.isNull(await Menu.find(held.id)),
-            },
+            ok(del(menus(held.id)), 204, async () => assert.isNull(await Menu.find(held.id))),
           ],
         }
       },
@@ -768,23 +667,15 @@ test.group('Authorization: ArticlePolicy', (group) => {
         return {
           caller,
           refused: [published, scheduled].flatMap((live) => [
-            { send: put(articles(live.id), { title: 'Defaced' }), refusal: PUBLISH },
-            { send: del(articles(live.id)), refusal: PUBLISH, as: remover },
+            no(put(articles(live.id), { title: 'Defaced' }), PUBLISH),
+            no(del(articles(live.id)), PUBLISH, remover),
           ]),
           allowed: [
-            {
-              send: put(articles(draft.id), { title: 'Fixed typo' }),
-              status: 200,
-              then: async () =>
-                assert.equal((await Article.findOrFail(draft.id)).title, 'Fixed typo'),
-            },
-            { send: del(articles(other.id)), status: 204, as: remover, then: gone(other) },
-            {
-              send: del(articles(published.id)),
-              status: 204,
-              as: await seededAdmin(),
-              then: gone(published),
-            },
+            ok(put(articles(draft.id), { title: 'Fixed typo' }), 200, async () =>
+              assert.equal((await Article.findOrFail(draft.id)).title, 'Fixed typo')
+            ),
+            { ...ok(del(articles(other.id)), 204, gone(other)), as: remover },
+            { ...ok(del(articles(published.id)), 204, gone(published)), as: await seededAdmin() },
           ],
         }
       },
@@ -815,14 +706,11 @@ test.group('Authorization: stored grants count, disabled ones are not held', (gr
         return {
           caller,
           watch: [accomplice],
-          refused: [seven, theirs].map((role) => ({ send: enable(role), refusal: TARGET })),
+          refused: [seven, theirs].map((role) => no(enable(role), TARGET)),
           allowed: [
-            {
-              send: enable(theirs),
-              status: 200,
-              as: admin,
-              then: async () => assert.equal((await Role.findOrFail(theirs.id)).status, 'enabled'),
-            },
+            su(enable(theirs), 200, async () =>
+              assert.equal((await Role.findOrFail(theirs.id)).status, 'enabled')
+            ),
           ],
         }
       },
@@ -836,10 +724,10 @@ test.group('Authorization: stored grants count, disabled ones are not held', (gr
         return {
           caller,
           refused: [
-            {
-              send: put(users(target.id, '/roles'), { roleIds: [dormant.id] }),
-              refusal: `refused: role id(s) ${dormant.id}`,
-            },
+            no(
+              put(users(target.id, '/roles'), { roleIds: [dormant.id] }),
+              `refused: role id(s) ${dormant.id}`
+            ),
           ],
         }
       },
@@ -854,10 +742,10 @@ test.group('Authorization: stored grants count, disabled ones are not held', (gr
         return {
           caller,
           refused: [
-            {
-              send: put(roles(other.id, '/menus'), { menuIds: [publish.id] }),
-              refusal: `menu id(s) ${publish.id}`,
-            },
+            no(
+              put(roles(other.id, '/menus'), { menuIds: [publish.id] }),
+              `menu id(s) ${publish.id}`
+            ),
           ],
         }
       },
@@ -881,13 +769,12 @@ test.group('Authorization: stored grants count, disabled ones are not held', (gr
         const enable = (id: number) => put(menus(id), { status: 'enabled' })
         return {
           caller,
-          refused: [publish.id, content].map((id) => ({ send: enable(id), refusal: TARGET })),
-          allowed: [content, publish.id].map((id) => ({
-            send: enable(id),
-            status: 200,
-            as: admin,
-            then: async () => assert.equal((await Menu.findOrFail(id)).status, 'enabled'),
-          })),
+          refused: [publish.id, content].map((id) => no(enable(id), TARGET)),
+          allowed: [content, publish.id].map((id) =>
+            su(enable(id), 200, async () =>
+              assert.equal((await Menu.findOrFail(id)).status, 'enabled')
+            )
+          ),
         }
       },
     },
@@ -904,10 +791,10 @@ test.group('Authorization: stored grants count, disabled ones are not held', (gr
         return {
           caller,
           refused: [
-            {
-              send: put(roles(other.id, '/menus'), { menuIds: [userDelete.id] }),
-              refusal: `menu id(s) ${userDelete.id}`,
-            },
+            no(
+              put(roles(other.id, '/menus'), { menuIds: [userDelete.id] }),
+              `menu id(s) ${userDelete.id}`
+            ),
           ],
         }
       },
@@ -919,10 +806,10 @@ test.group('Authorization: super-admin protections and self-lockout', (group) =>
   isolate(group)
 
   const systemRoleRefusals = (root: Role, menuId: number) => [
-    { send: del(roles(root.id)), refusal: 'A system role cannot be deleted' },
-    { send: put(roles(root.id), { status: 'disabled' }), refusal: 'cannot be disabled' },
-    { send: put(roles(root.id), { code: 'root' }), refusal: 'cannot be re-coded' },
-    { send: put(roles(root.id, '/menus'), { menuIds: [menuId] }), refusal: 'cannot be changed' },
+    no(del(roles(root.id)), 'A system role cannot be deleted'),
+    no(put(roles(root.id), { status: 'disabled' }), 'cannot be disabled'),
+    no(put(roles(root.id), { code: 'root' }), 'cannot be re-coded'),
+    no(put(roles(root.id, '/menus'), { menuIds: [menuId] }), 'cannot be changed'),
   ]
   const firstMenu = async () => Number((await db.from('menus').select('id').firstOrFail()).id)
 
@@ -946,36 +833,34 @@ test.group('Authorization: super-admin protections and self-lockout', (group) =>
           caller: admin,
           refused: systemRoleRefusals(root, await firstMenu()),
           allowed: [
-            {
-              send: put(roles(root.id), { name: 'Owners', status: 'enabled', code: 'super_admin' }),
-              status: 200,
-              then: (r) =>
+            ok(
+              put(roles(root.id), { name: 'Owners', status: 'enabled', code: 'super_admin' }),
+              200,
+              (r) =>
                 assert.containSubset(r.body().data, {
                   name: 'Owners',
                   code: 'super_admin',
                   status: 'enabled',
                   isSystem: true,
-                }),
-            },
+                })
+            ),
             // isSystem is never taken from a body.
-            {
-              send: put(roles(root.id), { isSystem: false }),
-              status: 200,
-              then: async () => assert.isTrue((await superRole()).isSystem),
-            },
-            {
-              send: post('/api/admin/roles', {
+            ok(put(roles(root.id), { isSystem: false }), 200, async () =>
+              assert.isTrue((await superRole()).isSystem)
+            ),
+            ok(
+              post('/api/admin/roles', {
                 code: 'sneaky',
                 name: 'Sneaky',
                 isSystem: true,
                 is_system: true,
               }),
-              status: 201,
-              then: async (r) => {
+              201,
+              async (r) => {
                 assert.isFalse(r.body().data.isSystem)
                 assert.isFalse((await Role.findByOrFail('code', 'sneaky')).isSystem)
-              },
-            },
+              }
+            ),
           ],
         }
       },
@@ -1005,13 +890,9 @@ test.group('Authorization: super-admin protections and self-lockout', (group) =>
         ).assertStatus(200)
         return {
           caller: admin,
-          refused: [{ send: put(users(admin.id, '/roles'), { roleIds: [] }), refusal: LAST_SUPER }],
+          refused: [no(put(users(admin.id, '/roles'), { roleIds: [] }), LAST_SUPER)],
           allowed: [
-            {
-              send: del(users(other.id)),
-              status: 204,
-              then: async () => assert.isNull(await User.find(other.id)),
-            },
+            ok(del(users(other.id)), 204, async () => assert.isNull(await User.find(other.id))),
           ],
         }
       },
@@ -1029,27 +910,25 @@ test.group('Authorization: super-admin protections and self-lockout', (group) =>
         return {
           caller,
           refused: [
-            { send: del(users(caller.id)), refusal: 'You cannot delete your own account' },
-            {
-              send: put(users(caller.id), { status: 'disabled' }),
-              refusal: 'You cannot disable your own account',
-            },
-            {
-              send: put(users(caller.id, '/roles'), { roleIds: [role.id, extra.id] }),
-              refusal: 'You cannot change your own roles',
-            },
+            no(del(users(caller.id)), 'You cannot delete your own account'),
+            no(
+              put(users(caller.id), { status: 'disabled' }),
+              'You cannot disable your own account'
+            ),
+            no(
+              put(users(caller.id, '/roles'), { roleIds: [role.id, extra.id] }),
+              'You cannot change your own roles'
+            ),
             // Without the current password: PUT /api/auth/password asks for it.
-            {
-              send: post(users(caller.id, '/password-reset'), PASSWORD),
-              refusal: 'Change your own password with PUT /api/auth/password',
-            },
+            no(
+              post(users(caller.id, '/password-reset'), PASSWORD),
+              'Change your own password with PUT /api/auth/password'
+            ),
           ],
           allowed: [
-            {
-              send: put(users(caller.id), { nickname: 'Me' }),
-              status: 200,
-              then: async () => assert.equal((await User.findOrFail(caller.id)).status, 'enabled'),
-            },
+            ok(put(users(caller.id), { nickname: 'Me' }), 200, async () =>
+              assert.equal((await User.findOrFail(caller.id)).status, 'enabled')
+            ),
           ],
         }
       },
@@ -1062,8 +941,8 @@ test.group('Authorization: super-admin protections and self-lockout', (group) =>
         return {
           caller: admin,
           refused: [
-            { send: put(users(admin.id, '/roles'), { roleIds: [] }), refusal: 'own roles' },
-            { send: del(users(admin.id)), refusal: 'own account' },
+            no(put(users(admin.id, '/roles'), { roleIds: [] }), 'own roles'),
+            no(del(users(admin.id)), 'own account'),
           ],
         }
       },

@@ -1,12 +1,12 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import User from '#models/user'
 import Menu from '#models/menu'
 import { ALL_PERMISSION_CODES, PERMISSIONS } from '#auth/permissions'
 import { isolate } from '#tests/helpers/database'
 import { MenuFactory } from '#database/factories/menu_factory'
 import { RoleFactory } from '#database/factories/role_factory'
 import { userWithPermissions } from '#database/factories/user_factory'
+import { seededAdmin } from '#tests/helpers/rbac'
 
 type TreeNode = {
   id: number
@@ -18,7 +18,6 @@ type TreeNode = {
 
 type Ids = { directory: number; page: number }
 
-const seededAdmin = () => User.findByOrFail('account', 'admin')
 const byName = (name: string) => Menu.findByOrFail('name', name)
 const flatten = (nodes: TreeNode[]): TreeNode[] =>
   nodes.flatMap((node) => [node, ...flatten(node.children)])

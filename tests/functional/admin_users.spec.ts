@@ -8,9 +8,9 @@ import { PERMISSIONS } from '#auth/permissions'
 import { isolate } from '#tests/helpers/database'
 import { RoleFactory } from '#database/factories/role_factory'
 import { TEST_PASSWORD, UserFactory, userWithPermissions } from '#database/factories/user_factory'
+import { seededAdmin } from '#tests/helpers/rbac'
 
 const { user: P } = PERMISSIONS
-const seededAdmin = () => User.findByOrFail('account', 'admin')
 const bearer = async (user: User) =>
   `Bearer ${(await sessionToken(user.id, user.tokenVersion)).token}`
 

@@ -9,7 +9,7 @@ import { withRealCommits } from '#tests/helpers/database'
 import {
   TEST_PASSWORD,
   createAdmin,
-  freshCredential,
+  loginWith,
   sessionToken,
   superAdminUser,
 } from '#tests/helpers/auth'
@@ -60,9 +60,7 @@ test.group('Password change and reset', (group) => {
     ;(await client.get('/api/auth/me').bearerToken(current)).assertStatus(401)
     ;(await client.get('/api/auth/me').bearerToken(fresh)).assertStatus(200)
 
-    const login = await client
-      .post('/api/auth/login')
-      .json({ account: 'changer', password: NEW_PASSWORD, captchaToken: await freshCredential() })
+    const login = await loginWith(client, 'changer', NEW_PASSWORD)
     login.assertStatus(200)
   })
 
@@ -199,11 +197,7 @@ test.group('Password reset: node ace user:reset-password', (group) => {
     await user.refresh()
     assert.equal(user.tokenVersion, 1)
     ;(await client.get('/api/auth/me').bearerToken(token)).assertStatus(401)
-    const login = await client.post('/api/auth/login').json({
-      account: 'resettable',
-      password: NEW_PASSWORD,
-      captchaToken: await freshCredential(),
-    })
+    const login = await loginWith(client, 'resettable', NEW_PASSWORD)
     login.assertStatus(200)
     ;(await client.get('/api/auth/me').bearerToken(login.body().data.token)).assertStatus(200)
   }).timeout(90_000)
@@ -296,9 +290,7 @@ test.group('Password change: limited per session, not by anonymous login failure
     const user = await createAdmin('owner')
     const { token } = await sessionToken(user.id, 0)
     await blockAccountKey('owner')
-    const login = await client
-      .post('/api/auth/login')
-      .json({ account: 'owner', password: TEST_PASSWORD, captchaToken: await freshCredential() })
+    const login = await loginWith(client, 'owner')
     login.assertStatus(429)
 
     const response = await change(client, token, TEST_PASSWORD)
@@ -332,9 +324,7 @@ test.group('Password change: limited per session, not by anonymous login failure
     assert.equal(user.tokenVersion, 0)
 
     // The session's failures count nothing against the account's login counter.
-    const login = await client
-      .post('/api/auth/login')
-      .json({ account: 'owner', password: TEST_PASSWORD, captchaToken: await freshCredential() })
+    const login = await loginWith(client, 'owner')
     login.assertStatus(200)
 
     const response = await change(client, other, TEST_PASSWORD)

@@ -14,7 +14,7 @@ import {
   userWithPermissions,
 } from '#tests/helpers/auth'
 
-const { session, user: userCodes } = PERMISSIONS
+const { session } = PERMISSIONS
 
 /** A real login (captcha credential, password): a new session. */
 async function login(client: ApiClient, account: string, userAgent = 'browser-a') {

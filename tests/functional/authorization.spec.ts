@@ -129,7 +129,7 @@ test.group('Authorization: UserPolicy', (group) => {
           roleWithPermissions([P.user.delete]),
           RoleFactory.create(),
         ])
-        const [admin, root] = [await seededAdmin(), await superRole()]
+        const root = await superRole()
         const create = (account: string, roleIds: number[]) =>
           post('/api/admin/users', { account, password: 'Marionette-strings-42', roleIds })
         const rolesOf = async (account: string) =>
@@ -699,7 +699,6 @@ test.group('Authorization: stored grants count, disabled ones are not held', (gr
           status: 'disabled',
         })
         await accomplice.related('roles').attach([theirs.id])
-        const admin = await seededAdmin()
         const [me] = await permissionsOf(client, [caller])
         assert.lengthOf(me, 2)
         const enable = (role: Role) => put(roles(role.id), { status: 'enabled' })

@@ -1,14 +1,12 @@
 import { test } from '@japa/runner'
 import type { Assert } from '@japa/assert'
-import { spawnSync } from 'node:child_process'
-import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type User from '#models/user'
 import { PERMISSIONS } from '#auth/permissions'
 import { accountKey, blocksToday } from '#auth/login_limiter'
 import { withRealCommits } from '#tests/helpers/database'
 import { type Reply, sendFrom } from '#tests/helpers/http_from'
-import { startAppProcess } from '#tests/helpers/app_process'
+import { startAppProcess, runAce } from '#tests/helpers/app_process'
 import { assertRateLimitHeaders } from '#tests/helpers/rate_limit'
 import {
   TEST_PASSWORD,
@@ -174,13 +172,8 @@ test.group('Login defences', (group) => {
     assert.equal((await login('127.0.0.2', 'locked', TEST_PASSWORD)).status, 200)
 
     await block()
-    const run = spawnSync(process.execPath, ['ace', 'user:unlock', 'locked'], {
-      cwd: app.makePath(),
-      env: { ...process.env, NODE_ENV: 'test' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
-    assert.equal(run.status, 0, run.stdout + run.stderr)
+    const run = runAce(['user:unlock', 'locked'])
+    assert.equal(run.status, 0, run.output)
     // Another process unlocked: this one forgets the block it remembered within two seconds.
     await new Promise((resolve) => setTimeout(resolve, 2100))
     assert.equal((await login('127.0.0.2', 'locked', TEST_PASSWORD)).status, 200)

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import type pg from 'pg'
 import app from '@adonisjs/core/services/app'
@@ -89,4 +89,15 @@ export async function earnCredential(db: pg.Client, from: string, to = from) {
     body: JSON.stringify(await rightVerify(challenge, Number(rows[0].answer_x))),
   })
   return verify.body.data.captchaToken as string
+}
+
+/** `node ace ...args` in a separate process (NODE_ENV=test, plus `env`): its status and output. */
+export function runAce(args: string[], env: Record<string, string> = {}, timeout = 60_000) {
+  const run = spawnSync(process.execPath, ['ace', ...args], {
+    cwd: app.makePath(),
+    env: { ...process.env, NODE_ENV: 'test', ...env },
+    encoding: 'utf8',
+    timeout,
+  })
+  return { status: run.status, stdout: run.stdout, output: run.stdout + run.stderr }
 }

@@ -1,6 +1,4 @@
 import { test } from '@japa/runner'
-import { spawnSync } from 'node:child_process'
-import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import type pg from 'pg'
 import { mintCredential } from '#tests/helpers/captcha'
@@ -13,6 +11,7 @@ import {
   type AppProcess,
   earnCredential,
   fetchJson,
+  runAce,
 } from '#tests/helpers/app_process'
 
 const DATABASE = `${env.get('PG_DB_NAME', 'adonis_rbac_test')}_redis`
@@ -80,19 +79,9 @@ test.group('Redis limiter store: shared counters, fail closed', (group) => {
 
     // Unlock works on this store too: the command clears the keys in Redis (each instance forgets
     // a block it remembered within two seconds).
-    const run = spawnSync(process.execPath, ['ace', 'user:unlock', ADMIN_ACCOUNT], {
-      cwd: app.makePath(),
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DB_CONNECTION: 'pg',
-        PG_DB_NAME: DATABASE,
-        LIMITER_STORE: 'redis',
-      },
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
-    assert.equal(run.status, 0, run.stdout + run.stderr)
+    const store = { DB_CONNECTION: 'pg', PG_DB_NAME: DATABASE, LIMITER_STORE: 'redis' }
+    const run = runAce(['user:unlock', ADMIN_ACCOUNT], store)
+    assert.equal(run.status, 0, run.output)
     await new Promise((resolve) => setTimeout(resolve, 2100))
     assert.equal((await login(b, await credential(b), ADMIN_PASSWORD)).status, 200)
   }).timeout(120_000)

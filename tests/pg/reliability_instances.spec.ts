@@ -1,12 +1,10 @@
 import { test } from '@japa/runner'
 import { captchaAt, mintCredential, rightVerify } from '#tests/helpers/captcha'
-import { spawnSync } from 'node:child_process'
-import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import type pg from 'pg'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { freshPgDatabase } from '#tests/helpers/pg_database'
-import { startAppProcess, type AppProcess, fetchJson } from '#tests/helpers/app_process'
+import { startAppProcess, type AppProcess, fetchJson, runAce } from '#tests/helpers/app_process'
 import { flushLimiterRedis } from '#tests/helpers/redis'
 
 // Derived from the test database's name, so parallel runs with their own PG_DB_NAME never share it.
@@ -155,13 +153,11 @@ test.group('Reliability: two instances, one database', (group) => {
 
     // Unlocked by the command, a third process: both instances let the owner in again (each
     // forgets a block it remembered within two seconds).
-    const run = spawnSync(process.execPath, ['ace', 'user:unlock', ADMIN_ACCOUNT], {
-      cwd: app.makePath(),
-      env: { ...process.env, NODE_ENV: 'test', DB_CONNECTION: 'pg', PG_DB_NAME: DATABASE },
-      encoding: 'utf8',
-      timeout: 60_000,
+    const run = runAce(['user:unlock', ADMIN_ACCOUNT], {
+      DB_CONNECTION: 'pg',
+      PG_DB_NAME: DATABASE,
     })
-    assert.equal(run.status, 0, run.stdout + run.stderr)
+    assert.equal(run.status, 0, run.output)
     await new Promise((resolve) => setTimeout(resolve, 2100))
     assert.equal((await failOn(b, ADMIN_PASSWORD)).status, 200, await dump())
     assert.equal((await failOn(a, ADMIN_PASSWORD)).status, 200)

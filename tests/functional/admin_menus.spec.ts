@@ -158,85 +158,76 @@ test.group('Admin menus: create and the type rules', (group) => {
     assert.equal(buttonResponse.body().data.permission, 'report:sales:export')
   })
 
+  // Bodies by type: a button under the Users page, a page under the System directory.
+  const buttonBody = (parentId: number | null, extra = {}) => ({
+    type: 'button',
+    name: 'x',
+    parentId,
+    ...extra,
+  })
+  const pageBody = (parentId: number, extra = {}) => ({
+    type: 'menu',
+    name: 'x',
+    path: 'x',
+    parentId,
+    ...extra,
+  })
+  const directoryBody = (extra = {}) => ({ type: 'directory', name: 'x', path: '/x', ...extra })
+  const code = { permission: 'a:b:c' }
+
   test('type-specific fields are validated (422): {name}')
     .with([
       { name: 'missing type and name', body: () => ({}), fields: ['type', 'name'] },
       { name: 'unknown type', body: () => ({ type: 'link', name: 'x' }), fields: ['type'] },
       {
         name: 'button without a permission code',
-        body: (ids: Ids) => ({ type: 'button', name: 'x', parentId: ids.page }),
+        body: (ids: Ids) => buttonBody(ids.page),
         fields: ['permission'],
       },
       {
         name: 'malformed permission code',
-        body: (ids: Ids) => ({
-          type: 'button',
-          name: 'x',
-          parentId: ids.page,
-          permission: 'Drop Table',
-        }),
+        body: (ids: Ids) => buttonBody(ids.page, { permission: 'Drop Table' }),
         fields: ['permission'],
       },
-      {
-        name: 'button at the root',
-        body: () => ({ type: 'button', name: 'x', permission: 'a:b:c' }),
-        fields: ['parentId'],
-      },
+      { name: 'button at the root', body: () => buttonBody(null, code), fields: ['parentId'] },
       {
         name: 'button under a directory',
-        body: (ids: Ids) => ({
-          type: 'button',
-          name: 'x',
-          parentId: ids.directory,
-          permission: 'a:b:c',
-        }),
+        body: (ids: Ids) => buttonBody(ids.directory, code),
         fields: ['parentId'],
       },
       {
         name: 'button with a route path',
-        body: (ids: Ids) => ({
-          type: 'button',
-          name: 'x',
-          parentId: ids.page,
-          permission: 'a:b:c',
-          path: 'x',
-        }),
+        body: (ids: Ids) => buttonBody(ids.page, { ...code, path: 'x' }),
         fields: ['path'],
       },
       {
         name: 'directory with a permission code',
-        body: () => ({ type: 'directory', name: 'x', path: '/x', permission: 'a:b:c' }),
+        body: () => directoryBody(code),
         fields: ['permission'],
       },
       {
         name: 'directory without a path',
-        body: () => ({ type: 'directory', name: 'x' }),
+        body: () => directoryBody({ path: undefined }),
         fields: ['path'],
       },
       {
         name: 'page without a component',
-        body: (ids: Ids) => ({ type: 'menu', name: 'x', path: 'x', parentId: ids.directory }),
+        body: (ids: Ids) => pageBody(ids.directory),
         fields: ['component'],
       },
       {
         name: 'page under a page',
-        body: (ids: Ids) => ({
-          type: 'menu',
-          name: 'x',
-          path: 'x',
-          component: 'c',
-          parentId: ids.page,
-        }),
+        body: (ids: Ids) => pageBody(ids.page, { component: 'c' }),
         fields: ['parentId'],
       },
       {
         name: 'unknown parent',
-        body: () => ({ type: 'directory', name: 'x', path: '/x', parentId: 424242 }),
+        body: () => directoryBody({ parentId: 424242 }),
         fields: ['parentId'],
       },
       {
         name: 'visible not a boolean',
-        body: () => ({ type: 'directory', name: 'x', path: '/x', visible: 'maybe' }),
+        body: () => directoryBody({ visible: 'maybe' }),
         fields: ['visible'],
       },
     ])

@@ -826,7 +826,7 @@ test.group('Authorization: super-admin protections and self-lockout', (group) =>
     },
     {
       name: 'the super_admin role is never deleted, disabled, re-coded or given menus: by a super administrator, who may rename it',
-      arrange: async ({ assert }) => {
+      arrange: async ({ client, assert }) => {
         const [admin, root] = [await seededAdmin(), await superRole()]
         return {
           caller: admin,
@@ -844,9 +844,10 @@ test.group('Authorization: super-admin protections and self-lockout', (group) =>
                 })
             ),
             // isSystem is never taken from a body.
-            ok(put(roles(root.id), { isSystem: false }), 200, async () =>
+            ok(put(roles(root.id), { isSystem: false }), 200, async () => {
               assert.isTrue((await superRole()).isSystem)
-            ),
+              ;(await client.delete(roles(root.id)).loginAs(admin)).assertStatus(403)
+            }),
             ok(
               post('/api/admin/roles', {
                 code: 'sneaky',

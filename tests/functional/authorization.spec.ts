@@ -9,7 +9,7 @@ import Article from '#models/article'
 import { ALL_PERMISSION_CODES, PERMISSIONS as P } from '#auth/permissions'
 import { isolate, resetDatabase, withRealCommits } from '#tests/helpers/database'
 import { assertForbidden } from '#tests/helpers/assertions'
-import { ADMIN_ACCOUNT, challengeAnswer, countQueries, sessionToken } from '#tests/helpers/auth'
+import { challengeAnswer, countQueries, sessionToken } from '#tests/helpers/auth'
 import { newCaptcha, rightVerify } from '#tests/helpers/captcha'
 import {
   button,
@@ -991,7 +991,7 @@ test.group('Authorization: a new role, verified end to end', (group) => {
     client,
     assert,
   }) => {
-    const admin = await User.findByOrFail('account', ADMIN_ACCOUNT)
+    const admin = await seededAdmin()
     const page = await Menu.findByOrFail('name', 'Articles')
     const [list, create] = [await button(P.article.list), await button(P.article.create)]
     const asAdmin = (request: ApiRequest) => request.loginAs(admin)

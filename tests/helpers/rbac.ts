@@ -3,9 +3,10 @@ import type { ApiClient } from '@japa/api-client'
 import User from '#models/user'
 import Menu from '#models/menu'
 import Role from '#models/role'
+import { ADMIN_ACCOUNT } from '#tests/helpers/auth'
 
 /** The seeded rows the admin specs start from. */
-export const seededAdmin = () => User.findByOrFail('account', 'admin')
+export const seededAdmin = () => User.findByOrFail('account', ADMIN_ACCOUNT)
 export const superRole = () => Role.findByOrFail('code', 'super_admin')
 /** The seeded button carrying a permission code. */
 export const button = (code: string) => Menu.findByOrFail('permission', code)

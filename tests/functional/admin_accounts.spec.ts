@@ -1,6 +1,4 @@
 import { test } from '@japa/runner'
-import { spawnSync } from 'node:child_process'
-import app from '@adonisjs/core/services/app'
 import hash from '@adonisjs/core/services/hash'
 import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
@@ -11,21 +9,14 @@ import CaseInsensitiveAccounts, {
   ACCOUNT_LOWER_INDEX,
   accountCaseClashes,
 } from '#database/migrations/1763800000019_users_account_case_insensitive'
+import { runAce } from '#tests/helpers/app_process'
 
 /** Issue "One shape per resource": one account creation, accounts unique in any letter case. */
 
 const TAKEN = (existing: string) =>
   `An account named "${existing}" already exists (accounts are case-insensitive)`
 
-const ace = (args: string[], env: Record<string, string> = {}) => {
-  const run = spawnSync(process.execPath, ['ace', ...args], {
-    cwd: app.makePath(),
-    env: { ...process.env, NODE_ENV: 'test', ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
-  })
-  return { status: run.status, output: run.stdout + run.stderr }
-}
+const ace = runAce
 
 const seed = (account: string, password: string) =>
   ace(['db:seed', '--files', 'database/seeders/02_admin_seeder.ts'], {

@@ -1,11 +1,9 @@
 import { test } from '@japa/runner'
 import { DateTime } from 'luxon'
-import User from '#models/user'
 import Article from '#models/article'
 import { isolate } from '#tests/helpers/database'
 import { slugify } from '#services/admin/article_service'
-
-const seededAdmin = () => User.findByOrFail('account', 'admin')
+import { seededAdmin } from '#tests/helpers/rbac'
 
 async function article(attributes: Partial<Article> = {}) {
   return Article.create({

@@ -1,12 +1,11 @@
 import { test } from '@japa/runner'
-import { spawnSync } from 'node:child_process'
-import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import { PERMISSIONS } from '#auth/permissions'
 import { isolate, withRealCommits } from '#tests/helpers/database'
 import { createAdmin, superAdminUser, userWithPermissions } from '#tests/helpers/auth'
 import { assertForbidden } from '#tests/helpers/assertions'
+import { runAce } from '#tests/helpers/app_process'
 
 const { user: userCodes, role: roleCodes, auditLog } = PERMISSIONS
 
@@ -133,13 +132,8 @@ test.group('Audit log: account commands', (group) => {
     assert,
   }) => {
     const run = (...args: string[]) => {
-      const result = spawnSync(process.execPath, ['ace', ...args], {
-        cwd: app.makePath(),
-        env: { ...process.env, NODE_ENV: 'test' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      })
-      assert.equal(result.status, 0, result.stdout + result.stderr)
+      const result = runAce(args)
+      assert.equal(result.status, 0, result.output)
     }
     run('user:create', 'by.command', '--password=Command-Passw0rd-1')
     run('user:reset-password', 'by.command', '--password=Command-Passw0rd-2')

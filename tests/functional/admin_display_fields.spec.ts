@@ -1,11 +1,11 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import User from '#models/user'
 import Menu from '#models/menu'
 import Article from '#models/article'
 import { BASE_MENU_TREE, type MenuSeed } from '#auth/permissions'
 import { isolate } from '#tests/helpers/database'
 import { updateMenuValidator } from '#validators/admin/menu'
+import { seededAdmin } from '#tests/helpers/rbac'
 
 /**
  * Display fields: menu path/component/icon/name (every administrator's sidebar) and the article
@@ -16,7 +16,6 @@ import { updateMenuValidator } from '#validators/admin/menu'
 type MenuField = 'path' | 'component' | 'icon' | 'name'
 type Error = { code: string; field: string; rule: string; message: string }
 
-const seededAdmin = () => User.findByOrFail('account', 'admin')
 const byName = (name: string) => Menu.findByOrFail('name', name)
 const countOf = async (table: string) => Number((await db.from(table).count('* as n').first()).n)
 const rowOf = (table: string, id: number) => db.from(table).where('id', id).first()

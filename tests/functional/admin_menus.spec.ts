@@ -1,12 +1,12 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import User from '#models/user'
 import Menu from '#models/menu'
 import { ALL_PERMISSION_CODES, PERMISSIONS } from '#auth/permissions'
 import { isolate } from '#tests/helpers/database'
 import { MenuFactory } from '#database/factories/menu_factory'
 import { RoleFactory } from '#database/factories/role_factory'
 import { userWithPermissions } from '#database/factories/user_factory'
+import { seededAdmin } from '#tests/helpers/rbac'
 
 type TreeNode = {
   id: number
@@ -18,7 +18,6 @@ type TreeNode = {
 
 type Ids = { directory: number; page: number }
 
-const seededAdmin = () => User.findByOrFail('account', 'admin')
 const byName = (name: string) => Menu.findByOrFail('name', name)
 const flatten = (nodes: TreeNode[]): TreeNode[] =>
   nodes.flatMap((node) => [node, ...flatten(node.children)])
@@ -159,85 +158,76 @@ test.group('Admin menus: create and the type rules', (group) => {
     assert.equal(buttonResponse.body().data.permission, 'report:sales:export')
   })
 
+  // Bodies by type: a button under the Users page, a page under the System directory.
+  const buttonBody = (parentId: number | null, extra = {}) => ({
+    type: 'button',
+    name: 'x',
+    parentId,
+    ...extra,
+  })
+  const pageBody = (parentId: number, extra = {}) => ({
+    type: 'menu',
+    name: 'x',
+    path: 'x',
+    parentId,
+    ...extra,
+  })
+  const directoryBody = (extra = {}) => ({ type: 'directory', name: 'x', path: '/x', ...extra })
+  const code = { permission: 'a:b:c' }
+
   test('type-specific fields are validated (422): {name}')
     .with([
       { name: 'missing type and name', body: () => ({}), fields: ['type', 'name'] },
       { name: 'unknown type', body: () => ({ type: 'link', name: 'x' }), fields: ['type'] },
       {
         name: 'button without a permission code',
-        body: (ids: Ids) => ({ type: 'button', name: 'x', parentId: ids.page }),
+        body: (ids: Ids) => buttonBody(ids.page),
         fields: ['permission'],
       },
       {
         name: 'malformed permission code',
-        body: (ids: Ids) => ({
-          type: 'button',
-          name: 'x',
-          parentId: ids.page,
-          permission: 'Drop Table',
-        }),
+        body: (ids: Ids) => buttonBody(ids.page, { permission: 'Drop Table' }),
         fields: ['permission'],
       },
-      {
-        name: 'button at the root',
-        body: () => ({ type: 'button', name: 'x', permission: 'a:b:c' }),
-        fields: ['parentId'],
-      },
+      { name: 'button at the root', body: () => buttonBody(null, code), fields: ['parentId'] },
       {
         name: 'button under a directory',
-        body: (ids: Ids) => ({
-          type: 'button',
-          name: 'x',
-          parentId: ids.directory,
-          permission: 'a:b:c',
-        }),
+        body: (ids: Ids) => buttonBody(ids.directory, code),
         fields: ['parentId'],
       },
       {
         name: 'button with a route path',
-        body: (ids: Ids) => ({
-          type: 'button',
-          name: 'x',
-          parentId: ids.page,
-          permission: 'a:b:c',
-          path: 'x',
-        }),
+        body: (ids: Ids) => buttonBody(ids.page, { ...code, path: 'x' }),
         fields: ['path'],
       },
       {
         name: 'directory with a permission code',
-        body: () => ({ type: 'directory', name: 'x', path: '/x', permission: 'a:b:c' }),
+        body: () => directoryBody(code),
         fields: ['permission'],
       },
       {
         name: 'directory without a path',
-        body: () => ({ type: 'directory', name: 'x' }),
+        body: () => directoryBody({ path: undefined }),
         fields: ['path'],
       },
       {
         name: 'page without a component',
-        body: (ids: Ids) => ({ type: 'menu', name: 'x', path: 'x', parentId: ids.directory }),
+        body: (ids: Ids) => pageBody(ids.directory),
         fields: ['component'],
       },
       {
         name: 'page under a page',
-        body: (ids: Ids) => ({
-          type: 'menu',
-          name: 'x',
-          path: 'x',
-          component: 'c',
-          parentId: ids.page,
-        }),
+        body: (ids: Ids) => pageBody(ids.page, { component: 'c' }),
         fields: ['parentId'],
       },
       {
         name: 'unknown parent',
-        body: () => ({ type: 'directory', name: 'x', path: '/x', parentId: 424242 }),
+        body: () => directoryBody({ parentId: 424242 }),
         fields: ['parentId'],
       },
       {
         name: 'visible not a boolean',
-        body: () => ({ type: 'directory', name: 'x', path: '/x', visible: 'maybe' }),
+        body: () => directoryBody({ visible: 'maybe' }),
         fields: ['visible'],
       },
     ])

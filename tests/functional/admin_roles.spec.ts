@@ -2,30 +2,11 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import Role from '#models/role'
-import Menu from '#models/menu'
 import { PERMISSIONS } from '#auth/permissions'
 import { isolate } from '#tests/helpers/database'
 import { RoleFactory } from '#database/factories/role_factory'
 import { userWithPermissions } from '#database/factories/user_factory'
-
-const seededAdmin = () => User.findByOrFail('account', 'admin')
-const button = (code: string) => Menu.findByOrFail('permission', code)
-const menuIdsOf = async (roleId: number) =>
-  (await db.from('role_menus').where('role_id', roleId))
-    .map((row) => Number(row.menu_id))
-    .sort((a, b) => a - b)
-
-/** The ids of a node and all of its ancestors. */
-async function chainOf(menu: Menu) {
-  const ids = [menu.id]
-  let parentId = menu.parentId
-  while (parentId !== null) {
-    const parent = await Menu.findOrFail(parentId)
-    ids.push(parent.id)
-    parentId = parent.parentId
-  }
-  return ids.sort((a, b) => a - b)
-}
+import { button, chainOf, menuIdsOf, seededAdmin } from '#tests/helpers/rbac'
 
 test.group('Admin roles: list, show, create, update, delete', (group) => {
   isolate(group)

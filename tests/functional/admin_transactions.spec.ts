@@ -6,6 +6,7 @@ import Menu from '#models/menu'
 import { withRealCommits } from '#tests/helpers/database'
 import { RoleFactory } from '#database/factories/role_factory'
 import { UserFactory } from '#database/factories/user_factory'
+import { menuIdsOf, roleIdsOf, seededAdmin } from '#tests/helpers/rbac'
 
 /**
  * Multi-row writes are all-or-nothing. A trigger makes the second statement (the link rows) fail
@@ -45,10 +46,6 @@ async function whileInsertsFail<T>(
     await drop()
   }
 }
-
-const seededAdmin = () => User.findByOrFail('account', 'admin')
-const linkIds = async (table: string, owner: string, id: number, column: string) =>
-  (await db.from(table).where(owner, id)).map((row) => Number(row[column])).sort((a, b) => a - b)
 
 test.group('Admin transactions: nothing half-written', (group) => {
   withRealCommits(group)
@@ -95,7 +92,7 @@ test.group('Admin transactions: nothing half-written', (group) => {
         .loginAs(await seededAdmin())
     )
     response.assertStatus(500)
-    assert.deepEqual(await linkIds('user_roles', 'user_id', target.id, 'role_id'), [oldRole.id])
+    assert.deepEqual(await roleIdsOf(target.id), [oldRole.id])
   })
 
   test('POST roles with menuIds: the role is not created when its menu links fail', async ({
@@ -127,7 +124,7 @@ test.group('Admin transactions: nothing half-written', (group) => {
         .loginAs(await seededAdmin())
     )
     response.assertStatus(500)
-    assert.deepEqual(await linkIds('role_menus', 'role_id', role.id, 'menu_id'), [first.id])
+    assert.deepEqual(await menuIdsOf(role.id), [first.id])
   })
 })
 

@@ -10,6 +10,7 @@ import { isolate, withRealCommits } from '#tests/helpers/database'
 import { countQueries, userWithPermissions, sessionToken } from '#tests/helpers/auth'
 import { startAppProcess, readJson } from '#tests/helpers/app_process'
 import { roleWithPermissions } from '#database/factories/role_factory'
+import { button } from '#tests/helpers/rbac'
 
 /**
  * The access snapshot is cached per (user, access version); the version is bumped by database
@@ -17,7 +18,6 @@ import { roleWithPermissions } from '#database/factories/role_factory'
  * These tests change those tables with raw SQL only, no service involved.
  */
 const P = PERMISSIONS
-const button = (code: string) => Menu.findByOrFail('permission', code)
 
 const me = async (client: ApiClient, user: User) => {
   const response = await client.get('/api/auth/me').loginAs(user)

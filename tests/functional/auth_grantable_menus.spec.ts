@@ -1,9 +1,9 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
-import User from '#models/user'
 import Menu from '#models/menu'
 import { PERMISSIONS } from '#auth/permissions'
 import { isolate } from '#tests/helpers/database'
+import { menuIdsOf, seededAdmin } from '#tests/helpers/rbac'
 import { userWithPermissions } from '#database/factories/user_factory'
 
 type Node = { id: number; type: string; permission: string | null; children: Node[] }
@@ -31,10 +31,7 @@ test.group('GET /api/auth/me/grantable-menus', (group) => {
     const tree: Node[] = response.body().data
 
     // Exactly the nodes the role grants (the codes' buttons with their ancestors), as a tree.
-    const granted = (await db.from('role_menus').where('role_id', role.id))
-      .map((row) => Number(row.menu_id))
-      .sort((a, b) => a - b)
-    assert.deepEqual(idsOf(tree), granted)
+    assert.deepEqual(idsOf(tree), await menuIdsOf(role.id))
     assert.sameMembers(
       flatten(tree)
         .filter((node) => node.type === 'button')
@@ -62,7 +59,7 @@ test.group('GET /api/auth/me/grantable-menus', (group) => {
     client,
     assert,
   }) => {
-    const admin = await User.findByOrFail('account', 'admin')
+    const admin = await seededAdmin()
     const response = await client.get('/api/auth/me/grantable-menus').loginAs(admin)
     response.assertStatus(200)
     const all = (await Menu.query().orderBy('id')).map((menu) => menu.id)

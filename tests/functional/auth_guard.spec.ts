@@ -21,6 +21,29 @@ const issuer = env.get('JWT_ISSUER', 'adonis-rbac')
 const audience = env.get('JWT_AUDIENCE', 'adonis-rbac-admin')
 const UNAUTHORIZED = 'E_UNAUTHORIZED'
 
+/** The claims of a valid token for `user`, with some changed (`undefined`: left out). */
+const claims = (user: User | { id: string }, changes: Record<string, unknown> = {}) =>
+  Object.fromEntries(
+    Object.entries({
+      sub: String(user.id),
+      tokenVersion: 0,
+      iat: now(),
+      exp: now() + 600,
+      iss: issuer,
+      aud: audience,
+      ...changes,
+    }).filter(([, value]) => value !== undefined)
+  )
+const forged = async (body: Record<string, unknown>, options?: { secret: string }) =>
+  `Bearer ${await forgeToken(body, options)}`
+/** A real session token, then a change to its account. */
+const thenChanged = async (user: User, change: () => Promise<unknown>) => {
+  const { token } = await sessionToken(user.id, 0)
+  await change()
+  return `Bearer ${token}`
+}
+const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
+
 test.group('JWT guard: attacks on the token', (group) => {
   isolate(group)
 
@@ -30,18 +53,8 @@ test.group('JWT guard: attacks on the token', (group) => {
       { name: 'not a Bearer scheme', header: async (_: User) => 'Basic YWRtaW46YWRtaW4=' },
       {
         name: 'alg none',
-        header: async (user: User) => {
-          const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
-          const body = {
-            sub: String(user.id),
-            tokenVersion: 0,
-            iat: now(),
-            exp: now() + 600,
-            iss: issuer,
-            aud: audience,
-          }
-          return `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${encode(body)}.`
-        },
+        header: async (user: User) =>
+          `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(claims(user))}.`,
       },
       {
         name: 'RS256 header signed with an attacker key',
@@ -63,100 +76,55 @@ test.group('JWT guard: attacks on the token', (group) => {
         header: async (user: User) => {
           const { token } = await sessionToken(user.id, 0)
           const [head, , signature] = token.split('.')
-          const body = {
-            sub: String(user.id),
-            tokenVersion: 0,
-            iat: now(),
-            exp: now() + 600,
-            iss: issuer,
-            aud: audience,
-          }
-          return `Bearer ${head}.${Buffer.from(JSON.stringify(body)).toString('base64url')}.${signature}`
+          return `Bearer ${head}.${base64url(claims(user))}.${signature}`
         },
       },
       {
         name: 'wrong secret',
-        header: async (user: User) =>
-          `Bearer ${await forgeToken(
-            {
-              sub: String(user.id),
-              tokenVersion: 0,
-              iat: now(),
-              exp: now() + 600,
-              iss: issuer,
-              aud: audience,
-            },
-            { secret: 'another-secret-that-is-long-enough-0123456789' }
-          )}`,
+        header: (user: User) =>
+          forged(claims(user), { secret: 'another-secret-that-is-long-enough-0123456789' }),
       },
-      {
-        name: 'missing exp',
-        header: async (user: User) =>
-          `Bearer ${await forgeToken({ sub: String(user.id), tokenVersion: 0, iat: now(), iss: issuer, aud: audience })}`,
-      },
-      {
-        name: 'missing iat',
-        header: async (user: User) =>
-          `Bearer ${await forgeToken({ sub: String(user.id), tokenVersion: 0, exp: now() + 600, iss: issuer, aud: audience })}`,
-      },
+      { name: 'missing exp', header: (user: User) => forged(claims(user, { exp: undefined })) },
+      { name: 'missing iat', header: (user: User) => forged(claims(user, { iat: undefined })) },
       {
         name: 'expired',
-        header: async (user: User) =>
-          `Bearer ${await forgeToken({ sub: String(user.id), tokenVersion: 0, iat: now() - 7200, exp: now() - 60, iss: issuer, aud: audience })}`,
+        header: (user: User) => forged(claims(user, { iat: now() - 7200, exp: now() - 60 })),
       },
       {
         name: 'issued in the future',
-        header: async (user: User) =>
-          `Bearer ${await forgeToken({ sub: String(user.id), tokenVersion: 0, iat: now() + 3600, exp: now() + 7200, iss: issuer, aud: audience })}`,
+        header: (user: User) => forged(claims(user, { iat: now() + 3600, exp: now() + 7200 })),
       },
       {
         name: 'older than the token lifetime, with a far exp',
-        header: async (user: User) =>
-          `Bearer ${await forgeToken({ sub: String(user.id), tokenVersion: 0, iat: now() - 3 * 86400, exp: now() + 365 * 86400, iss: issuer, aud: audience })}`,
+        header: (user: User) =>
+          forged(claims(user, { iat: now() - 3 * 86400, exp: now() + 365 * 86400 })),
       },
       {
         name: 'sub beyond the 32-bit id range',
-        header: async () =>
-          `Bearer ${await forgeToken({ sub: '2147483648', tokenVersion: 0, iat: now(), exp: now() + 600, iss: issuer, aud: audience })}`,
+        header: async () => forged(claims({ id: '2147483648' })),
       },
-      {
-        name: 'wrong issuer',
-        header: async (user: User) =>
-          `Bearer ${await forgeToken({ sub: String(user.id), tokenVersion: 0, iat: now(), exp: now() + 600, iss: 'evil', aud: audience })}`,
-      },
+      { name: 'wrong issuer', header: (user: User) => forged(claims(user, { iss: 'evil' })) },
       {
         name: 'wrong audience',
-        header: async (user: User) =>
-          `Bearer ${await forgeToken({ sub: String(user.id), tokenVersion: 0, iat: now(), exp: now() + 600, iss: issuer, aud: 'other-app' })}`,
+        header: (user: User) => forged(claims(user, { aud: 'other-app' })),
       },
       {
         name: 'missing tokenVersion',
-        header: async (user: User) =>
-          `Bearer ${await forgeToken({ sub: String(user.id), iat: now(), exp: now() + 600, iss: issuer, aud: audience })}`,
+        header: (user: User) => forged(claims(user, { tokenVersion: undefined })),
       },
       {
         name: 'stale tokenVersion',
-        header: async (user: User) => {
-          const { token } = await sessionToken(user.id, 0)
-          await User.query().where('id', user.id).increment('token_version', 1)
-          return `Bearer ${token}`
-        },
+        header: (user: User) =>
+          thenChanged(user, () => User.query().where('id', user.id).increment('token_version', 1)),
       },
       {
         name: 'disabled user',
-        header: async (user: User) => {
-          const { token } = await sessionToken(user.id, 0)
-          await User.query().where('id', user.id).update({ status: 'disabled' })
-          return `Bearer ${token}`
-        },
+        header: (user: User) =>
+          thenChanged(user, () => User.query().where('id', user.id).update({ status: 'disabled' })),
       },
       {
         name: 'deleted user',
-        header: async (user: User) => {
-          const { token } = await sessionToken(user.id, 0)
-          await User.query().where('id', user.id).delete()
-          return `Bearer ${token}`
-        },
+        header: (user: User) => thenChanged(user, () => User.query().where('id', user.id).delete()),
       },
       {
         name: 'the captcha credential presented as a bearer token',

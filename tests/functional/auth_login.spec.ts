@@ -11,6 +11,7 @@ import {
   countQueries,
   createAdmin,
   freshCredential,
+  loginWith,
 } from '#tests/helpers/auth'
 import { assertRateLimitHeaders } from '#tests/helpers/rate_limit'
 
@@ -126,9 +127,7 @@ test.group('Login', (group) => {
   }) => {
     await createAdmin('disabled.admin', { status: 'disabled' })
     const attempt = async (account: string, password: string) =>
-      client
-        .post('/api/auth/login')
-        .json({ account, password, captchaToken: await freshCredential() })
+      loginWith(client, account, password)
 
     const unknown = await attempt('nobody.here', TEST_PASSWORD)
     const wrong = await attempt(ADMIN_ACCOUNT, 'Not-The-Password-1')
@@ -150,11 +149,7 @@ test.group('Login', (group) => {
   }) => {
     await createAdmin('target.admin')
     for (let i = 0; i < 5; i++) {
-      const response = await client.post('/api/auth/login').json({
-        account: 'target.admin',
-        password: `Wrong-Guess-${i}`,
-        captchaToken: await freshCredential(),
-      })
+      const response = await loginWith(client, 'target.admin', `Wrong-Guess-${i}`)
       response.assertStatus(401)
     }
     // Blocked now, even with the right password; the credential is left untouched.
@@ -181,11 +176,7 @@ test.group('Login', (group) => {
     assert.lengthOf(queries, 0)
 
     // Other accounts from the same IP are not blocked yet.
-    const other = await client.post('/api/auth/login').json({
-      account: ADMIN_ACCOUNT,
-      password: ADMIN_PASSWORD,
-      captchaToken: await freshCredential(),
-    })
+    const other = await loginWith(client, ADMIN_ACCOUNT, ADMIN_PASSWORD)
     other.assertStatus(200)
   }).timeout(60_000)
 
@@ -196,19 +187,11 @@ test.group('Login', (group) => {
     await createAdmin('target.admin')
     const failFiveTimes = async () => {
       for (let i = 0; i < 5; i++) {
-        await client.post('/api/auth/login').json({
-          account: 'target.admin',
-          password: 'Wrong-Guess-0',
-          captchaToken: await freshCredential(),
-        })
+        await loginWith(client, 'target.admin', 'Wrong-Guess-0')
       }
     }
     const retryAfter = async () => {
-      const response = await client.post('/api/auth/login').json({
-        account: 'target.admin',
-        password: TEST_PASSWORD,
-        captchaToken: await freshCredential(),
-      })
+      const response = await loginWith(client, 'target.admin')
       response.assertStatus(429)
       assertRateLimitHeaders(assert, response.headers())
       return Number(response.header('retry-after'))
@@ -224,10 +207,7 @@ test.group('Login', (group) => {
 
   test('a success resets the failure count of the account', async ({ client }) => {
     await createAdmin('target.admin')
-    const login = async (password: string) =>
-      client
-        .post('/api/auth/login')
-        .json({ account: 'target.admin', password, captchaToken: await freshCredential() })
+    const login = async (password: string) => loginWith(client, 'target.admin', password)
     for (let i = 0; i < 4; i++) (await login('Wrong-Guess-1')).assertStatus(401)
     ;(await login(TEST_PASSWORD)).assertStatus(200)
     for (let i = 0; i < 4; i++) (await login('Wrong-Guess-2')).assertStatus(401)
@@ -239,18 +219,10 @@ test.group('Login', (group) => {
     assert,
   }) => {
     for (let i = 0; i < 20; i++) {
-      const response = await client.post('/api/auth/login').json({
-        account: `someone-${i}`,
-        password: 'Wrong-Guess-1',
-        captchaToken: await freshCredential(),
-      })
+      const response = await loginWith(client, `someone-${i}`, 'Wrong-Guess-1')
       response.assertStatus(401)
     }
-    const blocked = await client.post('/api/auth/login').json({
-      account: ADMIN_ACCOUNT,
-      password: ADMIN_PASSWORD,
-      captchaToken: await freshCredential(),
-    })
+    const blocked = await loginWith(client, ADMIN_ACCOUNT, ADMIN_PASSWORD)
     blocked.assertStatus(429)
     assertRateLimitHeaders(assert, blocked.headers())
   }).timeout(60_000)
@@ -259,11 +231,7 @@ test.group('Login', (group) => {
     client,
   }) => {
     await createAdmin('mixed.Case')
-    const login = await client.post('/api/auth/login').json({
-      account: 'MIXED.case',
-      password: TEST_PASSWORD,
-      captchaToken: await freshCredential(),
-    })
+    const login = await loginWith(client, 'MIXED.case')
     login.assertStatus(200)
   })
 

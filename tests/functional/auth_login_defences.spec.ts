@@ -1,14 +1,12 @@
 import { test } from '@japa/runner'
 import type { Assert } from '@japa/assert'
-import { spawnSync } from 'node:child_process'
-import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type User from '#models/user'
 import { PERMISSIONS } from '#auth/permissions'
 import { accountKey, blocksToday } from '#auth/login_limiter'
 import { withRealCommits } from '#tests/helpers/database'
 import { type Reply, sendFrom } from '#tests/helpers/http_from'
-import { startAppProcess } from '#tests/helpers/app_process'
+import { startAppProcess, runAce } from '#tests/helpers/app_process'
 import { assertRateLimitHeaders } from '#tests/helpers/rate_limit'
 import {
   TEST_PASSWORD,
@@ -141,59 +139,35 @@ test.group('Login defences', (group) => {
       PERMISSIONS.user.list,
     ])
     const { user: stranger } = await userWithPermissions([PERMISSIONS.user.list])
-    const bearer = async (account: User) =>
-      `Bearer ${(await login('127.0.0.1', account.account, TEST_PASSWORD)).body.data.token}`
+    /** A request of `account`, logged in from 127.0.0.1 (the blocks are on 127.0.0.2). */
+    const as = async (account: User, method: string, path: string, body?: object) => {
+      const { token } = (await login('127.0.0.1', account.account, TEST_PASSWORD)).body.data
+      return send('127.0.0.1', method, path, body, { authorization: `Bearer ${token}` })
+    }
 
     await block()
-    const listed = await send('127.0.0.1', 'GET', `/api/admin/users/${user.id}`, undefined, {
-      authorization: await bearer(helpdesk),
-    })
+    const listed = await as(helpdesk, 'GET', `/api/admin/users/${user.id}`)
     assert.isString(listed.body.data.lockedUntil)
-    const refused = await send(
-      '127.0.0.1',
-      'POST',
-      `/api/admin/users/${user.id}/unlock`,
-      undefined,
-      {
-        authorization: await bearer(stranger),
-      }
-    )
+    const refused = await as(stranger, 'POST', `/api/admin/users/${user.id}/unlock`)
     assert.equal(refused.status, 403)
     assertBlocked(assert, await login('127.0.0.2', 'locked', TEST_PASSWORD))
-    const unlocked = await send(
-      '127.0.0.1',
-      'POST',
-      `/api/admin/users/${user.id}/unlock`,
-      undefined,
-      {
-        authorization: await bearer(helpdesk),
-      }
-    )
+    const unlocked = await as(helpdesk, 'POST', `/api/admin/users/${user.id}/unlock`)
     assert.equal(unlocked.status, 200)
     assert.isNull(unlocked.body.data.lockedUntil)
     assert.equal((await login('127.0.0.2', 'locked', TEST_PASSWORD)).status, 200)
 
     await block()
-    const run = spawnSync(process.execPath, ['ace', 'user:unlock', 'locked'], {
-      cwd: app.makePath(),
-      env: { ...process.env, NODE_ENV: 'test' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
-    assert.equal(run.status, 0, run.stdout + run.stderr)
+    const run = runAce(['user:unlock', 'locked'])
+    assert.equal(run.status, 0, run.output)
     // Another process unlocked: this one forgets the block it remembered within two seconds.
     await new Promise((resolve) => setTimeout(resolve, 2100))
     assert.equal((await login('127.0.0.2', 'locked', TEST_PASSWORD)).status, 200)
 
     await block()
     const admin = await superAdminUser()
-    const reset = await send(
-      '127.0.0.1',
-      'POST',
-      `/api/admin/users/${user.id}/password-reset`,
-      { password: 'Brand-new-passphrase-2' },
-      { authorization: await bearer(admin) }
-    )
+    const reset = await as(admin, 'POST', `/api/admin/users/${user.id}/password-reset`, {
+      password: 'Brand-new-passphrase-2',
+    })
     assert.equal(reset.status, 200)
     assert.equal((await login('127.0.0.2', 'locked', 'Brand-new-passphrase-2')).status, 200)
   }).timeout(120_000)

@@ -1,6 +1,4 @@
 import { test } from '@japa/runner'
-import { spawnSync } from 'node:child_process'
-import app from '@adonisjs/core/services/app'
 import hash from '@adonisjs/core/services/hash'
 import User from '#models/user'
 import type { ApiClient } from '@japa/api-client'
@@ -9,10 +7,11 @@ import { withRealCommits } from '#tests/helpers/database'
 import {
   TEST_PASSWORD,
   createAdmin,
-  freshCredential,
+  loginWith,
   sessionToken,
   superAdminUser,
 } from '#tests/helpers/auth'
+import { runAce } from '#tests/helpers/app_process'
 
 const NEW_PASSWORD = 'A-Brand-New-Passphrase-7'
 
@@ -60,9 +59,7 @@ test.group('Password change and reset', (group) => {
     ;(await client.get('/api/auth/me').bearerToken(current)).assertStatus(401)
     ;(await client.get('/api/auth/me').bearerToken(fresh)).assertStatus(200)
 
-    const login = await client
-      .post('/api/auth/login')
-      .json({ account: 'changer', password: NEW_PASSWORD, captchaToken: await freshCredential() })
+    const login = await loginWith(client, 'changer', NEW_PASSWORD)
     login.assertStatus(200)
   })
 
@@ -183,27 +180,14 @@ test.group('Password reset: node ace user:reset-password', (group) => {
     const { token } = await sessionToken(user.id, 0)
     ;(await client.get('/api/auth/me').bearerToken(token)).assertStatus(200)
 
-    const run = spawnSync(
-      process.execPath,
-      ['ace', 'user:reset-password', 'resettable', `--password=${NEW_PASSWORD}`],
-      {
-        cwd: app.makePath(),
-        env: { ...process.env, NODE_ENV: 'test' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      }
-    )
-    assert.equal(run.status, 0, run.stdout + run.stderr)
+    const run = runAce(['user:reset-password', 'resettable', `--password=${NEW_PASSWORD}`])
+    assert.equal(run.status, 0, run.output)
     assert.notInclude(run.stdout, NEW_PASSWORD, 'a given password is not echoed')
 
     await user.refresh()
     assert.equal(user.tokenVersion, 1)
     ;(await client.get('/api/auth/me').bearerToken(token)).assertStatus(401)
-    const login = await client.post('/api/auth/login').json({
-      account: 'resettable',
-      password: NEW_PASSWORD,
-      captchaToken: await freshCredential(),
-    })
+    const login = await loginWith(client, 'resettable', NEW_PASSWORD)
     login.assertStatus(200)
     ;(await client.get('/api/auth/me').bearerToken(login.body().data.token)).assertStatus(200)
   }).timeout(90_000)
@@ -212,21 +196,15 @@ test.group('Password reset: node ace user:reset-password', (group) => {
     assert,
   }) => {
     const user = await createAdmin('resettable')
-    const ace = (...args: string[]) =>
-      spawnSync(process.execPath, ['ace', ...args], {
-        cwd: app.makePath(),
-        env: { ...process.env, NODE_ENV: 'test' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      })
+    const ace = (...args: string[]) => runAce(args)
     const created = ace('user:create', 'newcomer', '--password=Admin@2026')
-    assert.equal(created.status, 1, created.stdout + created.stderr)
-    assert.match(created.stdout + created.stderr, /common or breached/)
+    assert.equal(created.status, 1, created.output)
+    assert.match(created.output, /common or breached/)
     assert.isNull(await User.findBy('account', 'newcomer'))
 
     const reset = ace('user:reset-password', 'resettable', '--password=Welcome123!')
-    assert.equal(reset.status, 1, reset.stdout + reset.stderr)
-    assert.match(reset.stdout + reset.stderr, /common or breached/)
+    assert.equal(reset.status, 1, reset.output)
+    assert.match(reset.output, /common or breached/)
     const stored = await User.findByOrFail('account', 'resettable')
     assert.equal(stored.password, user.password)
     assert.equal(stored.tokenVersion, 0)
@@ -236,34 +214,15 @@ test.group('Password reset: node ace user:reset-password', (group) => {
     assert,
   }) => {
     await createAdmin('resettable')
-    const run = spawnSync(
-      process.execPath,
-      ['ace', 'user:reset-password', 'resettable', '--generate'],
-      {
-        cwd: app.makePath(),
-        env: { ...process.env, NODE_ENV: 'test' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      }
-    )
-    assert.equal(run.status, 0, run.stdout + run.stderr)
+    const run = runAce(['user:reset-password', 'resettable', '--generate'])
+    assert.equal(run.status, 0, run.output)
     const printed = /New password \(shown once\): (\S+)/.exec(run.stdout)?.[1]
     assert.isString(printed)
     const user = await User.findByOrFail('account', 'resettable')
     assert.isTrue(await hash.verify(user.password, printed!))
     assert.equal(user.tokenVersion, 1)
 
-    const unknown = spawnSync(
-      process.execPath,
-      ['ace', 'user:reset-password', 'nobody', '--generate'],
-      {
-        cwd: app.makePath(),
-        env: { ...process.env, NODE_ENV: 'test' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      }
-    )
-    assert.notEqual(unknown.status, 0)
+    assert.notEqual(runAce(['user:reset-password', 'nobody', '--generate']).status, 0)
   }).timeout(90_000)
 })
 
@@ -296,9 +255,7 @@ test.group('Password change: limited per session, not by anonymous login failure
     const user = await createAdmin('owner')
     const { token } = await sessionToken(user.id, 0)
     await blockAccountKey('owner')
-    const login = await client
-      .post('/api/auth/login')
-      .json({ account: 'owner', password: TEST_PASSWORD, captchaToken: await freshCredential() })
+    const login = await loginWith(client, 'owner')
     login.assertStatus(429)
 
     const response = await change(client, token, TEST_PASSWORD)
@@ -332,9 +289,7 @@ test.group('Password change: limited per session, not by anonymous login failure
     assert.equal(user.tokenVersion, 0)
 
     // The session's failures count nothing against the account's login counter.
-    const login = await client
-      .post('/api/auth/login')
-      .json({ account: 'owner', password: TEST_PASSWORD, captchaToken: await freshCredential() })
+    const login = await loginWith(client, 'owner')
     login.assertStatus(200)
 
     const response = await change(client, other, TEST_PASSWORD)

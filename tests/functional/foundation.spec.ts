@@ -1,7 +1,5 @@
 import { test } from '@japa/runner'
-import { spawnSync } from 'node:child_process'
 import db from '@adonisjs/lucid/services/db'
-import app from '@adonisjs/core/services/app'
 import testUtils from '@adonisjs/core/services/test_utils'
 import Role from '#models/role'
 import Menu from '#models/menu'
@@ -11,7 +9,7 @@ import { isolate } from '#tests/helpers/database'
 import { countQueries } from '#tests/helpers/auth'
 import env from '#start/env'
 import { READY_REUSE_MS } from '#start/health'
-import { freePort, startAppProcess } from '#tests/helpers/app_process'
+import { freePort, startAppProcess, runAce } from '#tests/helpers/app_process'
 
 test.group('Foundation: health and the error contract', (group) => {
   isolate(group)
@@ -175,19 +173,13 @@ test.group('Foundation: seeding', (group) => {
 
 test.group('Foundation: configuration', () => {
   test('the app refuses to boot with a JWT_SECRET shorter than 32 bytes', async ({ assert }) => {
-    const run = (secret: string) =>
-      spawnSync(process.execPath, ['ace', 'list:routes'], {
-        cwd: app.makePath(),
-        env: { ...process.env, NODE_ENV: 'test', JWT_SECRET: secret },
-        encoding: 'utf8',
-        timeout: 30_000,
-      })
+    const run = (secret: string) => runAce(['list:routes'], { JWT_SECRET: secret }, 30_000)
     const short = run('too-short-secret')
     assert.notEqual(short.status, 0)
-    assert.include(short.stdout + short.stderr, 'JWT_SECRET')
-    assert.include(short.stdout + short.stderr, 'at least 32 bytes')
+    assert.include(short.output, 'JWT_SECRET')
+    assert.include(short.output, 'at least 32 bytes')
 
     const good = run('a-secret-that-is-long-enough-for-hs256-0123456789')
-    assert.equal(good.status, 0, good.stderr)
+    assert.equal(good.status, 0, good.output)
   }).timeout(60_000)
 })

@@ -7,9 +7,8 @@ import { withRealCommits } from '#tests/helpers/database'
 import { startAppProcess } from '#tests/helpers/app_process'
 import { sendFrom } from '#tests/helpers/http_from'
 import {
-  TEST_PASSWORD,
   createAdmin,
-  freshCredential,
+  loginWith,
   sessionToken,
   superAdminUser,
   userWithPermissions,
@@ -70,11 +69,7 @@ test.group('Log flooding: refused logins', (group) => {
         .json({ account: 'repeated', password: 'x', captchaToken: 'forged' })
     }
     for (let i = 0; i < 2; i++) {
-      const ok = await client.post('/api/auth/login').json({
-        account: 'repeated',
-        password: TEST_PASSWORD,
-        captchaToken: await freshCredential(),
-      })
+      const ok = await loginWith(client, 'repeated')
       ok.assertStatus(200)
     }
     const refused = await db.from('login_logs').where('outcome', 'captcha_token_invalid')

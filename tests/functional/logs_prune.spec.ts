@@ -1,10 +1,9 @@
 import { test } from '@japa/runner'
-import { spawnSync } from 'node:child_process'
 import { DateTime } from 'luxon'
-import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import { withRealCommits } from '#tests/helpers/database'
 import { createAdmin } from '#tests/helpers/auth'
+import { runAce } from '#tests/helpers/app_process'
 
 const stored = (time: DateTime) => time.toUTC().toFormat(db.connection().dialect.dateTimeFormat)
 
@@ -59,13 +58,8 @@ test.group('node ace logs:prune', (group) => {
         session('stillalive', null, Date.now() + day),
       ])
 
-    const run = spawnSync(process.execPath, ['ace', 'logs:prune', '--days=30'], {
-      cwd: app.makePath(),
-      env: { ...process.env, NODE_ENV: 'test' },
-      encoding: 'utf8',
-      timeout: 120_000,
-    })
-    assert.equal(run.status, 0, run.stdout + run.stderr)
+    const run = runAce(['logs:prune', '--days=30'], {}, 120_000)
+    assert.equal(run.status, 0, run.output)
     assert.include(run.stdout, '12000 login log, 2 audit log, 2 sessions')
     assert.lengthOf(await db.from('login_logs'), 2)
     assert.lengthOf(await db.from('audit_logs'), 1)
@@ -74,12 +68,6 @@ test.group('node ace logs:prune', (group) => {
       ['endedrecently', 'stillalive']
     )
 
-    const refused = spawnSync(process.execPath, ['ace', 'logs:prune', '--days=0'], {
-      cwd: app.makePath(),
-      env: { ...process.env, NODE_ENV: 'test' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
-    assert.equal(refused.status, 1)
+    assert.equal(runAce(['logs:prune', '--days=0']).status, 1)
   }).timeout(180_000)
 })

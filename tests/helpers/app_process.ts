@@ -1,6 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
+import type pg from 'pg'
 import app from '@adonisjs/core/services/app'
+import { captchaAt, rightVerify } from '#tests/helpers/captcha'
 
 export type AppProcess = {
   url: string
@@ -63,3 +65,39 @@ export async function startAppProcess(extraEnv: Record<string, string>): Promise
 
 /** The JSON body of a fetch response, untyped (tests assert its shape themselves). */
 export const readJson = async (response: Response): Promise<any> => response.json()
+
+/** A JSON request to an app process: its status and parsed body. */
+export async function fetchJson(url: string, init: RequestInit = {}) {
+  const response = await fetch(url, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  })
+  return { status: response.status, body: await readJson(response) }
+}
+
+/**
+ * A login credential earned from an app process as a browser earns it: the challenge from `from`,
+ * its answer read from the database, the drag verified by `to` (the same instance by default).
+ */
+export async function earnCredential(db: pg.Client, from: string, to = from) {
+  const challenge = await captchaAt(from)
+  const { rows } = await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [
+    challenge.captchaId,
+  ])
+  const verify = await fetchJson(`${to}/api/auth/captcha/verify`, {
+    method: 'POST',
+    body: JSON.stringify(await rightVerify(challenge, Number(rows[0].answer_x))),
+  })
+  return verify.body.data.captchaToken as string
+}
+
+/** `node ace ...args` in a separate process (NODE_ENV=test, plus `env`): its status and output. */
+export function runAce(args: string[], env: Record<string, string> = {}, timeout = 60_000) {
+  const run = spawnSync(process.execPath, ['ace', ...args], {
+    cwd: app.makePath(),
+    env: { ...process.env, NODE_ENV: 'test', ...env },
+    encoding: 'utf8',
+    timeout,
+  })
+  return { status: run.status, stdout: run.stdout, output: run.stdout + run.stderr }
+}

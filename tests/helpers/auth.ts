@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose'
+import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import env from '#start/env'
@@ -13,6 +14,7 @@ import { createSession } from '#auth/sessions'
  * exactly these permission codes, through one role), `superAdminUser()`, and `createAdmin` below
  * for a named account; all share TEST_PASSWORD. Assertions: tests/helpers/assertions.ts.
  */
+import { TEST_PASSWORD } from '#database/factories/user_factory'
 export {
   TEST_PASSWORD,
   UserFactory,
@@ -45,6 +47,12 @@ export async function createAdmin(
  * address (the Japa client connects from 127.0.0.1).
  */
 export const freshCredential = (clientIp = '127.0.0.1') => issueCredential(120, clientIp)
+
+/** POST /api/auth/login with a fresh credential (as if the captcha had just been solved). */
+export async function loginWith(client: ApiClient, account: string, password = TEST_PASSWORD) {
+  const captchaToken = await freshCredential()
+  return client.post('/api/auth/login').json({ account, password, captchaToken })
+}
 
 /** The stored answer of a challenge: only the server (and this test) can read it. */
 export async function challengeAnswer(captchaId: string): Promise<number> {
@@ -82,5 +90,5 @@ export async function countQueries<T>(work: () => Promise<T>) {
  */
 export async function sessionToken(userId: number, tokenVersion = 0) {
   const sessionId = await createSession(userId, { ip: '127.0.0.1', userAgent: 'japa' })
-  return signAdminToken(userId, tokenVersion, sessionId)
+  return { ...(await signAdminToken(userId, tokenVersion, sessionId)), sessionId }
 }

@@ -1,10 +1,14 @@
 import { test } from '@japa/runner'
 import env from '#start/env'
 import type pg from 'pg'
-import { captchaAt, rightVerify } from '#tests/helpers/captcha'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { freshPgDatabase } from '#tests/helpers/pg_database'
-import { startAppProcess, type AppProcess, readJson } from '#tests/helpers/app_process'
+import {
+  startAppProcess,
+  type AppProcess,
+  earnCredential,
+  fetchJson,
+} from '#tests/helpers/app_process'
 
 const DATABASE = `${env.get('PG_DB_NAME', 'adonis_rbac_test')}_shutdown`
 
@@ -26,24 +30,7 @@ test.group('Operations: graceful shutdown', (group) => {
     return () => db.end()
   })
 
-  const json = async (url: string, init: RequestInit = {}) => {
-    const response = await fetch(url, {
-      ...init,
-      headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-    })
-    return { status: response.status, body: await readJson(response) }
-  }
-  const credential = async (instance: AppProcess) => {
-    const challenge = await captchaAt(instance.url)
-    const { rows } = await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [
-      challenge.captchaId,
-    ])
-    const verify = await json(`${instance.url}/api/auth/captcha/verify`, {
-      method: 'POST',
-      body: JSON.stringify(await rightVerify(challenge, Number(rows[0].answer_x))),
-    })
-    return verify.body.data.captchaToken as string
-  }
+  const credential = (instance: AppProcess) => earnCredential(db, instance.url)
 
   test('SIGTERM with 50 logins in flight: all 50 answered 200, new connections refused, exit 0', async ({
     assert,
@@ -66,7 +53,7 @@ test.group('Operations: graceful shutdown', (group) => {
       // Logins of one account run one at a time (argon2id each): 50 of them take seconds.
       let signalledAt = 0
       const answers = credentials.map(async (captchaToken) => {
-        const answer = await json(`${instance.url}/api/auth/login`, {
+        const answer = await fetchJson(`${instance.url}/api/auth/login`, {
           method: 'POST',
           body: JSON.stringify({ account: ADMIN_ACCOUNT, password: ADMIN_PASSWORD, captchaToken }),
         }).catch((error: Error) => ({ status: 0, body: String(error.cause ?? error) }))
@@ -108,18 +95,18 @@ test.group('Operations: graceful shutdown', (group) => {
       SHUTDOWN_DELAY_MS: '1500',
     })
     try {
-      assert.equal((await json(`${instance.url}/api/health/ready`)).status, 200)
+      assert.equal((await fetchJson(`${instance.url}/api/health/ready`)).status, 200)
       const exited = exitOf(instance)
       instance.child.kill('SIGTERM')
       await new Promise((resolve) => setTimeout(resolve, 200))
-      const ready = await json(`${instance.url}/api/health/ready`, {
+      const ready = await fetchJson(`${instance.url}/api/health/ready`, {
         headers: { 'x-monitoring-secret': 'test-monitoring-secret' },
       })
       assert.equal(ready.status, 503)
       assert.equal(ready.body.errors[0].code, 'E_UNAVAILABLE')
       const drain = ready.body.report.checks.find((check: any) => check.name === 'Shutdown')
       assert.equal(drain.status, 'error')
-      assert.equal((await json(`${instance.url}/api/health/live`)).status, 200)
+      assert.equal((await fetchJson(`${instance.url}/api/health/live`)).status, 200)
       assert.equal(await exited, 0, instance.output())
     } finally {
       await instance.stop()

@@ -1,14 +1,18 @@
 import { test } from '@japa/runner'
-import { spawnSync } from 'node:child_process'
-import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import type pg from 'pg'
-import { captchaAt, mintCredential, rightVerify } from '#tests/helpers/captcha'
+import { mintCredential } from '#tests/helpers/captcha'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { startTcpProxy } from '#tests/helpers/tcp_proxy'
 import { freshPgDatabase } from '#tests/helpers/pg_database'
 import { flushLimiterRedis } from '#tests/helpers/redis'
-import { startAppProcess, type AppProcess, readJson } from '#tests/helpers/app_process'
+import {
+  startAppProcess,
+  type AppProcess,
+  earnCredential,
+  fetchJson,
+  runAce,
+} from '#tests/helpers/app_process'
 
 const DATABASE = `${env.get('PG_DB_NAME', 'adonis_rbac_test')}_redis`
 
@@ -50,26 +54,9 @@ test.group('Redis limiter store: shared counters, fail closed', (group) => {
     await db.query('DELETE FROM login_logs')
   })
 
-  const json = async (url: string, init: RequestInit = {}) => {
-    const response = await fetch(url, {
-      ...init,
-      headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-    })
-    return { status: response.status, body: await readJson(response) }
-  }
-  const credential = async (instance: AppProcess) => {
-    const challenge = await captchaAt(instance.url)
-    const { rows } = await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [
-      challenge.captchaId,
-    ])
-    const verify = await json(`${instance.url}/api/auth/captcha/verify`, {
-      method: 'POST',
-      body: JSON.stringify(await rightVerify(challenge, Number(rows[0].answer_x))),
-    })
-    return verify.body.data.captchaToken as string
-  }
+  const credential = (instance: AppProcess) => earnCredential(db, instance.url)
   const login = (instance: AppProcess, captchaToken: string, password: string) =>
-    json(`${instance.url}/api/auth/login`, {
+    fetchJson(`${instance.url}/api/auth/login`, {
       method: 'POST',
       body: JSON.stringify({ account: ADMIN_ACCOUNT, password, captchaToken }),
     })
@@ -92,19 +79,9 @@ test.group('Redis limiter store: shared counters, fail closed', (group) => {
 
     // Unlock works on this store too: the command clears the keys in Redis (each instance forgets
     // a block it remembered within two seconds).
-    const run = spawnSync(process.execPath, ['ace', 'user:unlock', ADMIN_ACCOUNT], {
-      cwd: app.makePath(),
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DB_CONNECTION: 'pg',
-        PG_DB_NAME: DATABASE,
-        LIMITER_STORE: 'redis',
-      },
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
-    assert.equal(run.status, 0, run.stdout + run.stderr)
+    const store = { DB_CONNECTION: 'pg', PG_DB_NAME: DATABASE, LIMITER_STORE: 'redis' }
+    const run = runAce(['user:unlock', ADMIN_ACCOUNT], store)
+    assert.equal(run.status, 0, run.output)
     await new Promise((resolve) => setTimeout(resolve, 2100))
     assert.equal((await login(b, await credential(b), ADMIN_PASSWORD)).status, 200)
   }).timeout(120_000)
@@ -122,9 +99,9 @@ test.group('Redis limiter store: shared counters, fail closed', (group) => {
     // Fail closed before the credential, the account and the hash: no login-log row either.
     const logged = await db.query('SELECT count(*)::int AS n FROM login_logs')
     assert.equal(logged.rows[0].n, 0)
-    const ready = await json(`${a.url}/api/health/ready`)
+    const ready = await fetchJson(`${a.url}/api/health/ready`)
     assert.equal(ready.status, 503)
-    assert.equal((await json(`${a.url}/api/health/live`)).status, 200)
+    assert.equal((await fetchJson(`${a.url}/api/health/live`)).status, 200)
 
     proxy.restore()
     let after = await login(a, captchaToken, ADMIN_PASSWORD)
@@ -134,6 +111,6 @@ test.group('Redis limiter store: shared counters, fail closed', (group) => {
       after = await login(a, captchaToken, ADMIN_PASSWORD)
     }
     assert.equal(after.status, 200, JSON.stringify(after.body))
-    assert.equal((await json(`${a.url}/api/health/ready`)).status, 200)
+    assert.equal((await fetchJson(`${a.url}/api/health/ready`)).status, 200)
   }).timeout(120_000)
 })

@@ -1,12 +1,16 @@
 import { test } from '@japa/runner'
-import { captchaAt, rightVerify } from '#tests/helpers/captcha'
 import env from '#start/env'
 import type pg from 'pg'
 import { signAdminToken } from '#auth/jwt'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { startTcpProxy } from '#tests/helpers/tcp_proxy'
 import { freshPgDatabase } from '#tests/helpers/pg_database'
-import { startAppProcess, type AppProcess, readJson } from '#tests/helpers/app_process'
+import {
+  startAppProcess,
+  type AppProcess,
+  earnCredential,
+  readJson,
+} from '#tests/helpers/app_process'
 
 // Derived from the test database's name, so parallel runs with their own PG_DB_NAME never share it.
 const DATABASE = `${env.get('PG_DB_NAME', 'adonis_rbac_test')}_faults`
@@ -58,18 +62,7 @@ test.group('Reliability: the database goes away and comes back', (group) => {
       const response = await fetch(`${instance.url}${path}`, init)
       return { status: response.status, body: await readJson(response) }
     }
-    const credential = async () => {
-      const challenge = await captchaAt(instance.url)
-      const answer = await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [
-        challenge.captchaId,
-      ])
-      const verify = await call('/api/auth/captcha/verify', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(await rightVerify(challenge, Number(answer.rows[0].answer_x))),
-      })
-      return verify.body.data.captchaToken as string
-    }
+    const credential = () => earnCredential(db, instance.url)
     const requests = (captchaToken: string) => ({
       'me': () => call('/api/auth/me', { headers: { authorization: `Bearer ${token}` } }),
       'admin list': () =>

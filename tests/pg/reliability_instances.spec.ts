@@ -1,12 +1,10 @@
 import { test } from '@japa/runner'
 import { captchaAt, mintCredential, rightVerify } from '#tests/helpers/captcha'
-import { spawnSync } from 'node:child_process'
-import app from '@adonisjs/core/services/app'
 import env from '#start/env'
 import type pg from 'pg'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { freshPgDatabase } from '#tests/helpers/pg_database'
-import { startAppProcess, type AppProcess, readJson } from '#tests/helpers/app_process'
+import { startAppProcess, type AppProcess, fetchJson, runAce } from '#tests/helpers/app_process'
 import { flushLimiterRedis } from '#tests/helpers/redis'
 
 // Derived from the test database's name, so parallel runs with their own PG_DB_NAME never share it.
@@ -33,13 +31,6 @@ test.group('Reliability: two instances, one database', (group) => {
     }
   })
 
-  const json = async (url: string, init: RequestInit = {}) => {
-    const response = await fetch(url, {
-      ...init,
-      headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-    })
-    return { status: response.status, body: await readJson(response) }
-  }
   const answerOf = async (captchaId: string) =>
     (await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [captchaId])).rows[0]
       .answer_x
@@ -49,7 +40,7 @@ test.group('Reliability: two instances, one database', (group) => {
   }) => {
     assert.notEqual(a.port, b.port)
     const challenge = await captchaAt(a.url)
-    const verify = await json(`${b.url}/api/auth/captcha/verify`, {
+    const verify = await fetchJson(`${b.url}/api/auth/captcha/verify`, {
       method: 'POST',
       body: JSON.stringify(
         await rightVerify(challenge, Number(await answerOf(challenge.captchaId)))
@@ -57,7 +48,7 @@ test.group('Reliability: two instances, one database', (group) => {
     })
     assert.equal(verify.status, 200)
 
-    const login = await json(`${a.url}/api/auth/login`, {
+    const login = await fetchJson(`${a.url}/api/auth/login`, {
       method: 'POST',
       body: JSON.stringify({
         account: ADMIN_ACCOUNT,
@@ -70,7 +61,7 @@ test.group('Reliability: two instances, one database', (group) => {
     const auth = { authorization: `Bearer ${token}` }
 
     // The credential is spent for B too.
-    const replay = await json(`${b.url}/api/auth/login`, {
+    const replay = await fetchJson(`${b.url}/api/auth/login`, {
       method: 'POST',
       body: JSON.stringify({
         account: ADMIN_ACCOUNT,
@@ -81,7 +72,7 @@ test.group('Reliability: two instances, one database', (group) => {
     assert.equal(replay.status, 400)
 
     // A second administrator whose token B accepts, until A resets its password.
-    const created = await json(`${a.url}/api/admin/users`, {
+    const created = await fetchJson(`${a.url}/api/admin/users`, {
       method: 'POST',
       headers: auth,
       body: JSON.stringify({
@@ -93,13 +84,13 @@ test.group('Reliability: two instances, one database', (group) => {
     assert.oneOf(created.status, [200, 201])
     const secondId = created.body.data.id
     const challenge2 = await captchaAt(b.url)
-    const verify2 = await json(`${a.url}/api/auth/captcha/verify`, {
+    const verify2 = await fetchJson(`${a.url}/api/auth/captcha/verify`, {
       method: 'POST',
       body: JSON.stringify(
         await rightVerify(challenge2, Number(await answerOf(challenge2.captchaId)))
       ),
     })
-    const secondLogin = await json(`${b.url}/api/auth/login`, {
+    const secondLogin = await fetchJson(`${b.url}/api/auth/login`, {
       method: 'POST',
       body: JSON.stringify({
         account: 'second.admin',
@@ -109,17 +100,17 @@ test.group('Reliability: two instances, one database', (group) => {
     })
     assert.equal(secondLogin.status, 200)
     const secondAuth = { authorization: `Bearer ${secondLogin.body.data.token}` }
-    assert.equal((await json(`${b.url}/api/auth/me`, { headers: secondAuth })).status, 200)
+    assert.equal((await fetchJson(`${b.url}/api/auth/me`, { headers: secondAuth })).status, 200)
 
-    const reset = await json(`${a.url}/api/admin/users/${secondId}/password-reset`, {
+    const reset = await fetchJson(`${a.url}/api/admin/users/${secondId}/password-reset`, {
       method: 'POST',
       headers: auth,
       body: JSON.stringify({ password: 'Reset-By-Instance-A-1' }),
     })
     assert.equal(reset.status, 200)
-    assert.equal((await json(`${b.url}/api/auth/me`, { headers: secondAuth })).status, 401)
-    assert.equal((await json(`${a.url}/api/auth/me`, { headers: secondAuth })).status, 401)
-    assert.equal((await json(`${b.url}/api/auth/me`, { headers: auth })).status, 200)
+    assert.equal((await fetchJson(`${b.url}/api/auth/me`, { headers: secondAuth })).status, 401)
+    assert.equal((await fetchJson(`${a.url}/api/auth/me`, { headers: secondAuth })).status, 401)
+    assert.equal((await fetchJson(`${b.url}/api/auth/me`, { headers: auth })).status, 200)
   }).timeout(120_000)
 
   test(`the login limiter counts across both instances (${LIMITER_STORE} store)`, async ({
@@ -134,7 +125,7 @@ test.group('Reliability: two instances, one database', (group) => {
     ) => {
       if (!captchaToken) {
         const challenge = await captchaAt(instance.url)
-        const verify = await json(`${instance.url}/api/auth/captcha/verify`, {
+        const verify = await fetchJson(`${instance.url}/api/auth/captcha/verify`, {
           method: 'POST',
           body: JSON.stringify(
             await rightVerify(challenge, Number(await answerOf(challenge.captchaId)))
@@ -142,7 +133,7 @@ test.group('Reliability: two instances, one database', (group) => {
         })
         captchaToken = verify.body.data.captchaToken
       }
-      return json(`${instance.url}/api/auth/login`, {
+      return fetchJson(`${instance.url}/api/auth/login`, {
         method: 'POST',
         body: JSON.stringify({ account: ADMIN_ACCOUNT, password, captchaToken }),
       })
@@ -162,13 +153,11 @@ test.group('Reliability: two instances, one database', (group) => {
 
     // Unlocked by the command, a third process: both instances let the owner in again (each
     // forgets a block it remembered within two seconds).
-    const run = spawnSync(process.execPath, ['ace', 'user:unlock', ADMIN_ACCOUNT], {
-      cwd: app.makePath(),
-      env: { ...process.env, NODE_ENV: 'test', DB_CONNECTION: 'pg', PG_DB_NAME: DATABASE },
-      encoding: 'utf8',
-      timeout: 60_000,
+    const run = runAce(['user:unlock', ADMIN_ACCOUNT], {
+      DB_CONNECTION: 'pg',
+      PG_DB_NAME: DATABASE,
     })
-    assert.equal(run.status, 0, run.stdout + run.stderr)
+    assert.equal(run.status, 0, run.output)
     await new Promise((resolve) => setTimeout(resolve, 2100))
     assert.equal((await failOn(b, ADMIN_PASSWORD)).status, 200, await dump())
     assert.equal((await failOn(a, ADMIN_PASSWORD)).status, 200)

@@ -1,10 +1,14 @@
 import { test } from '@japa/runner'
 import pg from 'pg'
 import env from '#start/env'
-import { captchaAt, rightVerify } from '#tests/helpers/captcha'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
 import { freshPgDatabase, pgConnection } from '#tests/helpers/pg_database'
-import { startAppProcess, type AppProcess, readJson } from '#tests/helpers/app_process'
+import {
+  startAppProcess,
+  type AppProcess,
+  earnCredential,
+  fetchJson,
+} from '#tests/helpers/app_process'
 
 const DATABASE = `${env.get('PG_DB_NAME', 'adonis_rbac_test')}_replica`
 
@@ -63,13 +67,7 @@ test.group('Read replica: public reads only', (group) => {
     }
   })
 
-  const json = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${instance.url}${path}`, {
-      ...init,
-      headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-    })
-    return { status: response.status, body: await readJson(response) }
-  }
+  const json = (path: string, init: RequestInit = {}) => fetchJson(`${instance.url}${path}`, init)
   const publish = (slug: string) =>
     primary.query(
       `INSERT INTO articles (slug, title, summary, content, category, status, published_at, created_at, updated_at)
@@ -102,21 +100,10 @@ test.group('Read replica: public reads only', (group) => {
     assert,
   }) => {
     // An administrator's token, through the real login (everything here reads the primary).
-    const challenge = await captchaAt(instance.url)
-    const answer = await primary.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [
-      challenge.captchaId,
-    ])
-    const verify = await json('/api/auth/captcha/verify', {
-      method: 'POST',
-      body: JSON.stringify(await rightVerify(challenge, Number(answer.rows[0].answer_x))),
-    })
+    const captchaToken = await earnCredential(primary, instance.url)
     const login = await json('/api/auth/login', {
       method: 'POST',
-      body: JSON.stringify({
-        account: ADMIN_ACCOUNT,
-        password: ADMIN_PASSWORD,
-        captchaToken: verify.body.data.captchaToken,
-      }),
+      body: JSON.stringify({ account: ADMIN_ACCOUNT, password: ADMIN_PASSWORD, captchaToken }),
     })
     assert.equal(login.status, 200)
     const auth = { authorization: `Bearer ${login.body.data.token}` }

@@ -10,7 +10,8 @@ import { assertSettled } from '#auth/account_requirements'
  */
 export default class PermissionMiddleware {
   async handle(ctx: HttpContext, next: NextFn, permission: PermissionCode) {
-    assertSettled(await ctx.auth.use('jwt').authenticate())
+    const guard = ctx.auth.use('jwt')
+    assertSettled(await guard.authenticate(), [], guard.access)
     await ctx.bouncer.authorize('hasPermission', permission)
     return next()
   }

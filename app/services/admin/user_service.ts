@@ -10,6 +10,8 @@ import { revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { accountKey, blockedUntil } from '#auth/login_limiter'
 import { MASKED } from '#services/audit_log'
+import { removeSecondFactor } from '#auth/two_factor'
+import { twoFactorState } from '#services/two_factor_service'
 import { type Actor, findOr404, paginate, whereKeyword } from '#services/admin/common'
 import { audit, auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
 import { assertIdsExist, LINKS, readLinks, replaceLinks, uniqueIds } from '#services/admin/links'
@@ -160,6 +162,34 @@ export default class UserService {
       await replaceLinks(trx, actor, LINKS.userRoles, user.id, current, roleIds)
     })
     return this.show(id)
+  }
+
+  /**
+   * Removes the account's second factor (lost phone): secret, recovery codes, "remember this
+   * device" flags, and every session (tokenVersion + 1): whoever signed in with the old factor
+   * signs in again, with the password alone or, under AUTH_REQUIRE_2FA, enrolling a new factor.
+   */
+  async resetTwoFactor(actor: Actor, id: number) {
+    const user = await findOr404(User, id)
+    if (user.id === actor.id) {
+      throw forbidden('Disable your own second factor with DELETE /api/auth/2fa')
+    }
+    await db.transaction(async (trx) => {
+      const target = await accountHolding(trx, user.id)
+      await actor.bouncer.with(UserPolicy).authorize('resetTwoFactor', target)
+      user.useTransaction(trx)
+      const before = await twoFactorState(user, trx)
+      await removeSecondFactor(trx, user.id)
+      user.tokenVersion = user.tokenVersion + 1
+      user.twoFactorConfirmedAt = null
+      await user.save()
+      await endSessionsOf(user.id, 'two_factor_reset', trx)
+      await audit(trx, actor, {
+        targetType: 'user',
+        targetId: user.id,
+        changes: { twoFactor: [before, 'none'] },
+      })
+    })
   }
 
   /** Same service as `node ace user:reset-password`: policy, argon2id, tokenVersion + 1. */

@@ -74,6 +74,7 @@ const ROUTES: Row[] = [
     body: () => ({ password: 'Brand-new-passphrase-2' }),
   },
   { method: 'POST', pattern: '/users/:target/unlock', code: user.unlock, status: 200 },
+  { method: 'DELETE', pattern: '/users/:target/2fa', code: user.resetTwoFactor, status: 204 },
   { method: 'GET', pattern: '/roles', code: role.list, status: 200 },
   { method: 'GET', pattern: '/roles/:role', code: role.list, status: 200 },
   {

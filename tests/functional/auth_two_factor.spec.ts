@@ -219,9 +219,10 @@ test.group('Second factor (TOTP)', (group) => {
     // A known device without the choice is still asked.
     const asked = await passwordStep(client, user, { deviceToken })
     assert.isTrue(asked.body().data.mfaRequired)
+    const used = totp(secret)
     const remembered = await secondStep(client, {
       mfaToken: asked.body().data.mfaToken,
-      code: totp(secret),
+      code: used,
       deviceToken,
       rememberDevice: true,
     })
@@ -233,7 +234,7 @@ test.group('Second factor (TOTP)', (group) => {
     // Disabling (password + code) forgets the choice: re-enrolled, every device asks again.
     const disable = (code: string) =>
       client.delete('/api/auth/2fa').loginAs(user).json({ password: TEST_PASSWORD, code })
-    assertValidationError(assert, await disable(totp(secret)), ['code']) // used already
+    assertValidationError(assert, await disable(used), ['code']) // used already
     ;(await disable(totp(secret, 1))).assertStatus(204)
     assert.isFalse((await User.findOrFail(user.id)).twoFactorEnabled)
     assert.equal((await db.from('two_factor_secrets').where('user_id', user.id)).length, 0)
@@ -273,6 +274,52 @@ test.group('Second factor (TOTP)', (group) => {
         const enrolledAdmin = await User.findOrFail(admin.id)
         ;(await client.get('/api/admin/users').loginAs(enrolledAdmin)).assertStatus(200)
       })
+    })
+
+  test('bad input -> 422 naming {field}, nothing written: {name}')
+    .with([
+      { name: 'second step without a code', path: 'login/2fa', body: {}, field: 'code' },
+      { name: 'a 5-digit code', path: 'login/2fa', body: { code: '12345' }, field: 'code' },
+      {
+        name: 'a malformed recovery code',
+        path: 'login/2fa',
+        body: { recoveryCode: '0!' },
+        field: 'recoveryCode',
+      },
+      {
+        name: 'a wrong password',
+        path: '2fa',
+        body: { password: 'Not-My-Password-1' },
+        field: 'password',
+      },
+      {
+        name: 'no code',
+        path: '2fa',
+        body: { password: TEST_PASSWORD, code: undefined },
+        field: 'code',
+      },
+      { name: 'letters', path: '2fa/confirm', body: { code: 'abcdef' }, field: 'code' },
+    ])
+    .run(async ({ client, assert }, row) => {
+      const user = await createAdmin('careless')
+      const { secret } = await enrolled(user)
+      const body = { code: totp(secret), ...row.body }
+      const response =
+        row.path === 'login/2fa'
+          ? await secondStep(client, { mfaToken: await mfaTokenFor(client, user), ...row.body })
+          : row.path === '2fa'
+            ? await client.delete('/api/auth/2fa').loginAs(user).json(body)
+            : await client.post(`/api/auth/${row.path}`).loginAs(user).json(body)
+      assertValidationError(assert, response, [row.field])
+      assert.isTrue((await User.findOrFail(user.id)).twoFactorEnabled)
+      assert.equal(
+        (await db.from('two_factor_recovery_codes').where('user_id', user.id)).length,
+        10
+      )
+      assert.equal(
+        (await db.from('admin_sessions').where('user_id', user.id)).length,
+        row.path === 'login/2fa' ? 0 : 1
+      )
     })
 
   test('admin reset of a second factor: {name}')

@@ -230,6 +230,11 @@ export async function loginSecondStep(input: SecondStepInput, logger: Logger) {
   await limited(logger, keys, attempt, () => assertAllowed(keys))
   return oneAtATime(counted.key, async () => {
     const reservation = await limited(logger, keys, attempt, () => reserveAttempt(keys))
+    // Attempts that waited their turn behind the one that killed or spent the token stop here.
+    if (!(await findMfaChallenge(input.mfaToken))) {
+      await giveBack(reservation)
+      throw mfaTokenInvalid()
+    }
     const proof = await spendSecondFactor(user.id, input)
     if (!proof) {
       await settleFailure(reservation)

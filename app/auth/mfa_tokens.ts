@@ -17,8 +17,8 @@ export async function issueMfaToken(userId: number, tokenVersion: number) {
   const token = randomBytes(32).toString('base64url')
   const now = Date.now()
   const { mfaTokenTtl } = adminAuthConfig.twoFactor
-  // Expired challenges of the account go with each new one (the table stays small).
-  await db.from('mfa_challenges').where('user_id', userId).where('expires_at', '<=', now).delete()
+  // Expired challenges go with each new one (indexed; the table stays small).
+  await db.from('mfa_challenges').where('expires_at', '<=', now).delete()
   await db.table('mfa_challenges').insert({
     token_hash: sha256(token),
     user_id: userId,

@@ -1,7 +1,9 @@
 import { DateTime } from 'luxon'
 import type { HttpContext } from '@adonisjs/core/http'
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type User from '#models/user'
+import { endSessionsOf } from '#auth/sessions'
 import { FieldError, conflict } from '#exceptions/api_exception'
 import { withCurrentPassword } from '#auth/current_password'
 import {
@@ -32,6 +34,33 @@ export async function twoFactorState(
   if (user.twoFactorEnabled) return 'enabled'
   const pending = await client.from('two_factor_secrets').where('user_id', user.id).first()
   return pending ? 'pending' : 'none'
+}
+
+/**
+ * Removes someone's second factor (lost phone): the admin endpoint and `node ace user:reset-2fa`.
+ * Secret, recovery codes, open mfaTokens and "remember this device" flags go, and every session
+ * ends (tokenVersion + 1): whoever signed in with the old factor signs in again, with the password
+ * alone or, under AUTH_REQUIRE_2FA, enrolling a new factor. `audit` writes the caller's row in the
+ * same transaction, after `check` (the grant rule) passed in it.
+ */
+export async function resetSecondFactor(
+  user: User,
+  steps: {
+    check?: (trx: TransactionClientContract) => Promise<unknown>
+    audit: (trx: TransactionClientContract, before: TwoFactorState) => Promise<unknown>
+  }
+) {
+  await db.transaction(async (trx) => {
+    await steps.check?.(trx)
+    user.useTransaction(trx)
+    const before = await twoFactorState(user, trx)
+    await removeSecondFactor(trx, user.id)
+    user.tokenVersion = user.tokenVersion + 1
+    user.twoFactorConfirmedAt = null
+    await user.save()
+    await endSessionsOf(user.id, 'two_factor_reset', trx)
+    await steps.audit(trx, before)
+  })
 }
 
 /** Own second-factor writes are audited with a pseudo-code naming the route (no permission). */

@@ -10,8 +10,7 @@ import { revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { accountKey, blockedUntil } from '#auth/login_limiter'
 import { MASKED } from '#services/audit_log'
-import { removeSecondFactor } from '#auth/two_factor'
-import { twoFactorState } from '#services/two_factor_service'
+import { resetSecondFactor } from '#services/two_factor_service'
 import { type Actor, findOr404, paginate, whereKeyword } from '#services/admin/common'
 import { audit, auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
 import { assertIdsExist, LINKS, readLinks, replaceLinks, uniqueIds } from '#services/admin/links'
@@ -164,31 +163,23 @@ export default class UserService {
     return this.show(id)
   }
 
-  /**
-   * Removes the account's second factor (lost phone): secret, recovery codes, "remember this
-   * device" flags, and every session (tokenVersion + 1): whoever signed in with the old factor
-   * signs in again, with the password alone or, under AUTH_REQUIRE_2FA, enrolling a new factor.
-   */
+  /** Same service as `node ace user:reset-2fa` (resetSecondFactor): grant rule, sessions end. */
   async resetTwoFactor(actor: Actor, id: number) {
     const user = await findOr404(User, id)
     if (user.id === actor.id) {
       throw forbidden('Disable your own second factor with DELETE /api/auth/2fa')
     }
-    await db.transaction(async (trx) => {
-      const target = await accountHolding(trx, user.id)
-      await actor.bouncer.with(UserPolicy).authorize('resetTwoFactor', target)
-      user.useTransaction(trx)
-      const before = await twoFactorState(user, trx)
-      await removeSecondFactor(trx, user.id)
-      user.tokenVersion = user.tokenVersion + 1
-      user.twoFactorConfirmedAt = null
-      await user.save()
-      await endSessionsOf(user.id, 'two_factor_reset', trx)
-      await audit(trx, actor, {
-        targetType: 'user',
-        targetId: user.id,
-        changes: { twoFactor: [before, 'none'] },
-      })
+    await resetSecondFactor(user, {
+      check: async (trx) =>
+        actor.bouncer
+          .with(UserPolicy)
+          .authorize('resetTwoFactor', await accountHolding(trx, user.id)),
+      audit: (trx, before) =>
+        audit(trx, actor, {
+          targetType: 'user',
+          targetId: user.id,
+          changes: { twoFactor: [before, 'none'] },
+        }),
     })
   }
 

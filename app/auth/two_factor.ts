@@ -149,16 +149,6 @@ export async function spendRecoveryCode(
   return (deleted as unknown as number) > 0
 }
 
-/** Recovery codes the account has left. */
-export async function recoveryCodesLeft(userId: number) {
-  const row = await db
-    .from('two_factor_recovery_codes')
-    .where('user_id', userId)
-    .count('* as total')
-    .first()
-  return Number(row?.total ?? 0)
-}
-
 /**
  * Removes the account's second factor (disable by its owner, reset by an administrator): secret,
  * recovery codes, open login challenges, and the "remember this device" flags, so that a factor

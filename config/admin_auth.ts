@@ -40,6 +40,16 @@ const adminAuthConfig = {
       .update(`captcha-pow:${env.get('APP_KEY').release()}`)
       .digest('hex'),
   },
+  twoFactor: {
+    /** Accounts that must enrol before anything else (app/auth/account_requirements.ts). */
+    required: env.get('AUTH_REQUIRE_2FA', 'none'),
+    /** The issuer shown by authenticator apps. */
+    issuer: env.get('JWT_ISSUER', 'adonis-rbac'),
+    /** Seconds an mfaToken (between the password and the code) stays valid. */
+    mfaTokenTtl: 300,
+    /** Wrong codes an mfaToken survives. */
+    mfaTokenMaxFailures: 5,
+  },
   limits: {
     /** Captcha fetches + verifies per IP per minute. */
     captchaPerMinute: env.get('LIMIT_CAPTCHA_PER_MINUTE', 30),

@@ -98,6 +98,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   CAPTCHA_POW_BLOCK_SIZE: Env.schema.number.optional(),
   HASH_CONCURRENCY: Env.schema.number.optional(),
   HASH_QUEUE_MAX: Env.schema.number.optional(),
+  /* Who must enrol a second factor (TOTP) before anything else: none | super_admin | all */
+  AUTH_REQUIRE_2FA: Env.schema.enum.optional(['none', 'super_admin', 'all'] as const),
   /*
   | Proxies whose X-Forwarded-For is believed (addresses or CIDRs, comma-separated; also
   | proxy-addr's names loopback/linklocal/uniquelocal). Empty: trust none, the client address is

@@ -21,6 +21,7 @@ export const controllers = {
     OwnSessions: () => import('#controllers/auth/own_sessions_controller'),
     Password: () => import('#controllers/auth/password_controller'),
     Session: () => import('#controllers/auth/session_controller'),
+    TwoFactor: () => import('#controllers/auth/two_factor_controller'),
   },
   Health: () => import('#controllers/health_controller'),
   Openapi: () => import('#controllers/openapi_controller'),

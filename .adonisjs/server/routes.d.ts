@@ -13,11 +13,15 @@ export type ScannedRoutes = {
     'auth.captcha.show': { paramsTuple?: []; params?: {} }
     'auth.captcha.verify': { paramsTuple?: []; params?: {} }
     'auth.login': { paramsTuple?: []; params?: {} }
+    'auth.login.secondStep': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.password.update': { paramsTuple?: []; params?: {} }
     'auth.logout': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'auth.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'auth.2fa.setup': { paramsTuple?: []; params?: {} }
+    'auth.2fa.confirm': { paramsTuple?: []; params?: {} }
+    'auth.2fa.destroy': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
     'auth.tokens.store': { paramsTuple?: []; params?: {} }
@@ -30,6 +34,7 @@ export type ScannedRoutes = {
     'admin.users.assign_roles': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.reset_password': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.unlock': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.users.reset_two_factor': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
     'admin.roles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.store': { paramsTuple?: []; params?: {} }
@@ -116,7 +121,10 @@ export type ScannedRoutes = {
     'auth.captcha.show': { paramsTuple?: []; params?: {} }
     'auth.captcha.verify': { paramsTuple?: []; params?: {} }
     'auth.login': { paramsTuple?: []; params?: {} }
+    'auth.login.secondStep': { paramsTuple?: []; params?: {} }
     'auth.logout': { paramsTuple?: []; params?: {} }
+    'auth.2fa.setup': { paramsTuple?: []; params?: {} }
+    'auth.2fa.confirm': { paramsTuple?: []; params?: {} }
     'auth.tokens.store': { paramsTuple?: []; params?: {} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
     'admin.users.reset_password': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -138,8 +146,10 @@ export type ScannedRoutes = {
   }
   DELETE: {
     'auth.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'auth.2fa.destroy': { paramsTuple?: []; params?: {} }
     'auth.tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.users.reset_two_factor': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.menus.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }

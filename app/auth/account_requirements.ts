@@ -1,5 +1,7 @@
 import type User from '#models/user'
+import type { AccessSnapshot } from '#auth/access_snapshot'
 import { ApiException } from '#exceptions/api_exception'
+import adminAuthConfig from '#config/admin_auth'
 
 /**
  * What an account must do before anything else: change a password an administrator set (or that
@@ -15,13 +17,29 @@ const MESSAGES: Record<Requirement, string> = {
 }
 
 /** The first thing the account must do, or null. Checks are added in priority order. */
-export function pendingRequirement(_user: User): Requirement | null {
+export function pendingRequirement(
+  user: User,
+  access?: Pick<AccessSnapshot, 'isSuperAdmin'>
+): Requirement | null {
+  // AUTH_REQUIRE_2FA: everyone, or the holders of the enabled super_admin role (their snapshot).
+  const secondFactorRequired = adminAuthConfig.twoFactor.required
+  if (
+    !user.twoFactorEnabled &&
+    (secondFactorRequired === 'all' ||
+      (secondFactorRequired === 'super_admin' && access?.isSuperAdmin))
+  ) {
+    return 'E_2FA_SETUP_REQUIRED'
+  }
   return null
 }
 
 /** 403 with the requirement's code unless the route accepts it. */
-export function assertSettled(user: User, accepted: readonly Requirement[] = []) {
-  const pending = pendingRequirement(user)
+export function assertSettled(
+  user: User,
+  accepted: readonly Requirement[] = [],
+  access?: Pick<AccessSnapshot, 'isSuperAdmin'>
+) {
+  const pending = pendingRequirement(user, access)
   if (pending && !accepted.includes(pending)) {
     throw new ApiException(403, pending, MESSAGES[pending])
   }

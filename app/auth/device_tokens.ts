@@ -10,7 +10,11 @@ const DEVICE_TTL_DAYS = 90
 const MAX_PER_ACCOUNT = 10
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
-export type Device = { id: string; userId: number }
+/**
+ * `remembered`: the person chose "remember this device" at a successful second step, so a login
+ * from it skips the code (app/auth/login_service.ts); never set otherwise.
+ */
+export type Device = { id: string; userId: number; remembered: boolean }
 
 /** The device a token names, when it is valid and belongs to `account` (case-insensitive). */
 export async function findDevice(token: string, account: string): Promise<Device | null> {
@@ -20,12 +24,14 @@ export async function findDevice(token: string, account: string): Promise<Device
     .where('device_tokens.token_hash', sha256(token))
     .where('device_tokens.expires_at', '>', Date.now())
     .whereRaw('LOWER(users.account) = ?', [account.toLowerCase()])
-    .select('device_tokens.id', 'device_tokens.user_id')
+    .select('device_tokens.id', 'device_tokens.user_id', 'device_tokens.remembered')
     .first()
-  return row ? { id: String(row.id), userId: Number(row.user_id) } : null
+  return row
+    ? { id: String(row.id), userId: Number(row.user_id), remembered: Boolean(row.remembered) }
+    : null
 }
 
-export async function issueDeviceToken(userId: number): Promise<string> {
+export async function issueDeviceToken(userId: number, remembered = false): Promise<string> {
   const token = randomBytes(32).toString('base64url')
   const now = Date.now()
   await db.table('device_tokens').insert({
@@ -35,6 +41,7 @@ export async function issueDeviceToken(userId: number): Promise<string> {
     created_at: now,
     last_used_at: now,
     expires_at: now + DEVICE_TTL_DAYS * 86_400_000,
+    remembered,
   })
   const stale = await db
     .from('device_tokens')
@@ -54,8 +61,17 @@ export async function issueDeviceToken(userId: number): Promise<string> {
   return token
 }
 
-export async function touchDevice(device: Device) {
-  await db.from('device_tokens').where('id', device.id).update({ last_used_at: Date.now() })
+/** A login from the device; `remember`: the person chose to skip the second step on it from now on. */
+export async function touchDevice(device: Device, remember = false) {
+  await db
+    .from('device_tokens')
+    .where('id', device.id)
+    .update({ last_used_at: Date.now(), ...(remember ? { remembered: true } : {}) })
+}
+
+/** No device of the account skips the second step any more (second factor disabled or reset). */
+export async function forgetRememberedDevices(userId: number, client: QueryClientContract) {
+  await client.from('device_tokens').where('user_id', userId).update({ remembered: false })
 }
 
 /** The device ids of an account (unlock clears their counters too). */

@@ -51,6 +51,31 @@ export const deviceKey = (deviceId: string): LimitKey => ({
   requests: limits.loginFailuresPerAccount,
 })
 
+/**
+ * The second login step (a TOTP or recovery code after a right password) has keys of its own, with
+ * the same allowances and blocks: a right password must not clear what wrong codes counted, and
+ * wrong codes must not lock the password step. With a valid device token only (account, device).
+ */
+export const mfaIpKey = (ip: string): LimitKey => ({
+  key: `mfa_ip_${addressKey(ip)}`,
+  requests: limits.loginFailuresPerIp,
+})
+export const mfaAccountKey = (userId: number): LimitKey => ({
+  key: `mfa_account_${userId}`,
+  requests: limits.loginFailuresPerAccount,
+})
+export const mfaDeviceKey = (deviceId: string): LimitKey => ({
+  key: `mfa_device_${deviceId}`,
+  requests: limits.loginFailuresPerAccount,
+})
+
+/** Every key an account's unlock clears: its login and second-step counts, and its devices'. */
+export const accountLimitKeys = (account: string, userId: number, deviceIds: string[]) => [
+  accountKey(account),
+  mfaAccountKey(userId),
+  ...deviceIds.flatMap((id) => [deviceKey(id), mfaDeviceKey(id)]),
+]
+
 const store = (limit: LimitKey) =>
   limiter.use({ requests: limit.requests, duration: windowSeconds })
 /** How many blocks a key earned in the last day: each new block lasts twice the previous one. */

@@ -46,7 +46,8 @@ export async function recordLogin(attempt: LoginAttempt) {
     userAgent: (attempt.userAgent ?? '').slice(0, 255),
     outcome: attempt.outcome,
   }
-  if (attempt.outcome === 'succeeded') {
+  // Completed logins are one row each; everything else is aggregated per key per minute.
+  if (attempt.outcome === 'succeeded' || attempt.outcome === 'recovery_code_used') {
     await LoginLog.create(row)
     return
   }

@@ -3,13 +3,22 @@ import { DateTime } from 'luxon'
 import type { Logger } from '@adonisjs/core/logger'
 import { signAdminToken } from '#auth/jwt'
 import { consumeCredential, credentialLevel } from '#captcha/challenge_store'
-import { captchaTokenInvalid, invalidCredentials } from '#exceptions/api_exception'
+import { ApiException, captchaTokenInvalid, invalidCredentials } from '#exceptions/api_exception'
 import { LOCKED_ACCOUNT_LEVEL } from '#captcha/difficulty'
 import { hashGate } from '#services/cpu_gates'
 import { findAccount, hashPassword } from '#services/admin_account_service'
-import { findDevice, issueDeviceToken, touchDevice } from '#auth/device_tokens'
+import { type Device, findDevice, issueDeviceToken, touchDevice } from '#auth/device_tokens'
 import { createSession } from '#auth/sessions'
 import { recordLogin } from '#auth/login_log'
+import type { LoginOutcome } from '#models/login_log'
+import User from '#models/user'
+import { spendSecondFactor } from '#auth/two_factor'
+import {
+  failMfaChallenge,
+  findMfaChallenge,
+  issueMfaToken,
+  spendMfaChallenge,
+} from '#auth/mfa_tokens'
 import {
   type LimitKey,
   accountKey,
@@ -18,6 +27,9 @@ import {
   deviceKey,
   giveBack,
   ipKey,
+  mfaAccountKey,
+  mfaDeviceKey,
+  mfaIpKey,
   oneAtATime,
   reserveAttempt,
   settleFailure,
@@ -31,13 +43,12 @@ import {
 let dummyDigest: Promise<string> | undefined
 const getDummyDigest = () => (dummyDigest ??= hashPassword(crypto.randomUUID()))
 
-type LoginInput = {
+type Client = { ip: string; userAgent?: string }
+type LoginInput = Client & {
   account: string
   password: string
   captchaToken?: string
   deviceToken?: string
-  ip: string
-  userAgent?: string
 }
 
 /**
@@ -45,7 +56,7 @@ type LoginInput = {
  * of refused attempts must stay as cheap as the limiter makes it, not become a write per request.
  */
 const throttleLogged = new Map<string, number>()
-async function logThrottled(logger: Logger, keys: LimitKey[], input: LoginInput) {
+async function logThrottled(logger: Logger, keys: LimitKey[], input: Client & { account: string }) {
   const now = Date.now()
   const key = keys.map((limit) => limit.key).join('|')
   if ((throttleLogged.get(key) ?? 0) > now) return
@@ -55,7 +66,12 @@ async function logThrottled(logger: Logger, keys: LimitKey[], input: LoginInput)
   await recordLogin({ ...input, outcome: 'throttled' })
 }
 
-async function limited<T>(logger: Logger, keys: LimitKey[], input: LoginInput, work: () => T) {
+async function limited<T>(
+  logger: Logger,
+  keys: LimitKey[],
+  input: Client & { account: string },
+  work: () => T
+) {
   try {
     return await work()
   } catch (error) {
@@ -69,7 +85,9 @@ async function limited<T>(logger: Logger, keys: LimitKey[], input: LoginInput, w
 /**
  * Login: limits (reserve the attempt before any hash) -> spend the credential and check its level
  * -> find the account -> argon2id behind the hash gate (a dummy digest for unknown accounts) ->
- * status -> JWT and device token. One error for unknown account, wrong password and disabled.
+ * status -> JWT and device token, or, for an account with a second factor (unless the device was
+ * remembered at a second step), an mfaToken for loginSecondStep. One error for unknown account,
+ * wrong password and disabled.
  * Why this order and what counts where: docs/architecture.md, "Login defences". Database errors
  * propagate (5xx); they never become a failed login.
  */
@@ -123,22 +141,118 @@ export async function login(input: LoginInput, logger: Logger) {
 
     await settleSuccess(reservation, counted)
     // Hashing parameters changed since this digest was made: re-hash with the current ones.
-    if (hash.needsReHash(user.password)) user.password = await hashPassword(password, priority)
-    user.lastLoginAt = DateTime.utc()
-    await user.save()
-    let deviceToken = input.deviceToken!
-    if (device) await touchDevice(device)
-    else deviceToken = await issueDeviceToken(user.id)
-    const sessionId = await createSession(user.id, input)
-    await recordLogin({ ...input, userId: user.id, outcome: 'succeeded' })
-    logger.info(
-      { event: 'login.succeeded', account, userId: user.id, ip, device: Boolean(device) },
-      'login succeeded'
-    )
-    return {
-      body: { ...(await signAdminToken(user.id, user.tokenVersion, sessionId)), deviceToken },
-      // What the counted key has left after this success (a success gives its attempt back).
-      rateLimit: { limit: counted.requests, remaining: counted.requests, resetIn: 0 },
+    if (hash.needsReHash(user.password)) {
+      user.password = await hashPassword(password, priority)
+      await user.save()
     }
+    // What the counted key has left after this success (a success gives its attempt back).
+    const rateLimit = { limit: counted.requests, remaining: counted.requests, resetIn: 0 }
+    if (user.twoFactorEnabled && !device?.remembered) {
+      // The password is right (its counts are cleared: they limit password guessing), but nothing
+      // that signs in is handed out yet: no JWT, no session, no device token.
+      await recordLogin({ ...input, userId: user.id, outcome: 'mfa_required' })
+      logger.info({ event: 'login.mfa_required', account, userId: user.id, ip }, 'code required')
+      return {
+        body: { mfaRequired: true as const, ...(await issueMfaToken(user.id, user.tokenVersion)) },
+        rateLimit,
+      }
+    }
+    const body = await signIn(user, input, device, { logger, outcome: 'succeeded' })
+    return { body, rateLimit }
+  })
+}
+
+/**
+ * The end of every successful login (one step, or the second): last login time, the device token
+ * (a known device is touched, a new one issued; `remember` marks it to skip the second step), a
+ * session row, the login log row and the JWT.
+ */
+async function signIn(
+  user: User,
+  client: Client & { account: string; deviceToken?: string },
+  device: Device | null,
+  options: { logger: Logger; outcome: LoginOutcome; remember?: boolean }
+) {
+  user.lastLoginAt = DateTime.utc()
+  await user.save()
+  let deviceToken = client.deviceToken!
+  if (device) await touchDevice(device, options.remember)
+  else deviceToken = await issueDeviceToken(user.id, options.remember)
+  const sessionId = await createSession(user.id, client)
+  await recordLogin({ ...client, userId: user.id, outcome: options.outcome })
+  options.logger.info(
+    { event: 'login.succeeded', account: client.account, userId: user.id, ip: client.ip },
+    'login succeeded'
+  )
+  return { ...(await signAdminToken(user.id, user.tokenVersion, sessionId)), deviceToken }
+}
+
+export const mfaTokenInvalid = () =>
+  new ApiException(
+    400,
+    'E_MFA_TOKEN_INVALID',
+    'The mfaToken is unknown, expired, used or dead after too many wrong codes: log in again'
+  )
+
+type SecondStepInput = Client & {
+  mfaToken: string
+  code?: string
+  recoveryCode?: string
+  deviceToken?: string
+  rememberDevice?: boolean
+}
+
+/**
+ * Second login step: the mfaToken a right password earned -> limits (per account and address,
+ * or per (account, device) with a valid device token; keys of their own, login_limiter.ts) ->
+ * the TOTP code (accepted once: its time step is spent) or a recovery code (spent) -> the token
+ * is spent -> as a login. A wrong code counts against the keys and the token (dead at the 5th).
+ */
+export async function loginSecondStep(input: SecondStepInput, logger: Logger) {
+  const { ip } = input
+  const challenge = await findMfaChallenge(input.mfaToken)
+  const user = challenge ? await User.find(challenge.userId) : null
+  if (!challenge || !user || !user.isEnabled || user.tokenVersion !== challenge.tokenVersion) {
+    await recordLogin({
+      ...input,
+      account: user?.account ?? '',
+      userId: user?.id ?? null,
+      outcome: 'mfa_token_invalid',
+    })
+    throw mfaTokenInvalid()
+  }
+  const account = user.account
+  const device = input.deviceToken ? await findDevice(input.deviceToken, account) : null
+  const keys = device ? [mfaDeviceKey(device.id)] : [mfaIpKey(ip), mfaAccountKey(user.id)]
+  const counted = keys[keys.length - 1]
+  const attempt = { ...input, account }
+
+  await limited(logger, keys, attempt, () => assertAllowed(keys))
+  return oneAtATime(counted.key, async () => {
+    const reservation = await limited(logger, keys, attempt, () => reserveAttempt(keys))
+    // Attempts that waited their turn behind the one that killed or spent the token stop here.
+    if (!(await findMfaChallenge(input.mfaToken))) {
+      await giveBack(reservation)
+      throw mfaTokenInvalid()
+    }
+    const proof = await spendSecondFactor(user.id, input)
+    if (!proof) {
+      await settleFailure(reservation)
+      await failMfaChallenge(challenge)
+      logger.info({ event: 'login.mfa_failed', account, ip }, 'second step failed')
+      await recordLogin({ ...attempt, userId: user.id, outcome: 'mfa_failed' })
+      throw invalidCredentials('Invalid code')
+    }
+    if (!(await spendMfaChallenge(challenge))) {
+      await giveBack(reservation)
+      throw mfaTokenInvalid()
+    }
+    await settleSuccess(reservation, counted)
+    const body = await signIn(user, attempt, device, {
+      logger,
+      outcome: proof === 'recovery_code' ? 'recovery_code_used' : 'succeeded',
+      remember: input.rememberDevice === true,
+    })
+    return { body, rateLimit: { limit: counted.requests, remaining: counted.requests, resetIn: 0 } }
   })
 }

@@ -12,6 +12,7 @@ export const PERMISSIONS = {
     resetPassword: 'system:user:reset-password',
     assignRoles: 'system:user:assign-roles',
     unlock: 'system:user:unlock',
+    resetTwoFactor: 'system:user:reset-2fa',
   },
   role: {
     list: 'system:role:list',
@@ -70,6 +71,7 @@ const ACTION_NAMES: Record<string, string> = {
   'assign-roles': 'Assign roles',
   'assign-menus': 'Assign menus',
   'unlock': 'Unlock',
+  'reset-2fa': 'Reset second factor',
   'publish': 'Publish',
 }
 

@@ -16,7 +16,8 @@ export const LAST_SEEN_INTERVAL_MS = 60_000
 /** 128 random bits, base64url: 22 characters. */
 export const SESSION_ID = /^[A-Za-z0-9_-]{22}$/
 
-export type EndReason = 'logout' | 'forced' | 'password_changed' | 'account_disabled'
+export type EndReason =
+  'logout' | 'forced' | 'password_changed' | 'account_disabled' | 'two_factor_reset'
 
 export type SessionClient = { ip: string; userAgent?: string }
 

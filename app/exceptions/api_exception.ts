@@ -19,8 +19,8 @@ export class ApiException extends Exception {
 export const unauthorized = (message = 'Authentication required') =>
   new ApiException(401, 'E_UNAUTHORIZED', message)
 
-export const invalidCredentials = () =>
-  new ApiException(401, 'E_INVALID_CREDENTIALS', 'Invalid account or password')
+export const invalidCredentials = (message = 'Invalid account or password') =>
+  new ApiException(401, 'E_INVALID_CREDENTIALS', message)
 
 export const forbidden = (message = 'You do not have permission to perform this action') =>
   new ApiException(403, 'E_FORBIDDEN', message)

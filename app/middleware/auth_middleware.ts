@@ -8,7 +8,8 @@ import { type Requirement, assertSettled } from '#auth/account_requirements'
  */
 export default class AuthMiddleware {
   async handle(ctx: HttpContext, next: NextFn, options: { pending?: readonly Requirement[] } = {}) {
-    assertSettled(await ctx.auth.use('jwt').authenticate(), options.pending)
+    const guard = ctx.auth.use('jwt')
+    assertSettled(await guard.authenticate(), options.pending, guard.access)
     return next()
   }
 }

@@ -11,7 +11,8 @@ import { assertSettled } from '#auth/account_requirements'
 export default class PermissionMiddleware {
   async handle(ctx: HttpContext, next: NextFn, permission: PermissionCode) {
     // Admin routes are the only ones that accept an API token (app/auth/api_tokens.ts).
-    assertSettled(await ctx.auth.use('jwt').authenticate({ apiTokens: true }))
+    const guard = ctx.auth.use('jwt')
+    assertSettled(await guard.authenticate({ apiTokens: true }), [], guard.access)
     await ctx.bouncer.authorize('hasPermission', permission)
     return next()
   }

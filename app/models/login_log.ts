@@ -8,6 +8,10 @@ export type LoginOutcome =
   | 'account_disabled'
   | 'captcha_token_invalid'
   | 'throttled'
+  | 'mfa_required'
+  | 'mfa_failed'
+  | 'mfa_token_invalid'
+  | 'recovery_code_used'
 
 export const LOGIN_OUTCOMES: readonly LoginOutcome[] = [
   'succeeded',
@@ -16,6 +20,12 @@ export const LOGIN_OUTCOMES: readonly LoginOutcome[] = [
   'account_disabled',
   'captcha_token_invalid',
   'throttled',
+  // The second factor: password right, code asked; wrong code; unusable mfaToken; a login
+  // completed with a recovery code (a TOTP one is `succeeded`).
+  'mfa_required',
+  'mfa_failed',
+  'mfa_token_invalid',
+  'recovery_code_used',
 ]
 
 /**

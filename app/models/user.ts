@@ -35,10 +35,18 @@ export default class User extends withTimestamps(BaseModel) {
   @column.dateTime()
   declare lastLoginAt: DateTime | null
 
+  /** Set when the second factor was confirmed (app/auth/two_factor.ts); null: none, or pending. */
+  @column.dateTime()
+  declare twoFactorConfirmedAt: DateTime | null
+
   @manyToMany(() => Role, { pivotTable: 'user_roles', pivotTimestamps: false })
   declare roles: ManyToMany<typeof Role>
 
   get isEnabled() {
     return this.status === 'enabled'
+  }
+
+  get twoFactorEnabled() {
+    return Boolean(this.twoFactorConfirmedAt)
   }
 }

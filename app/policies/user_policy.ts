@@ -44,6 +44,11 @@ export default class UserPolicy extends BasePolicy {
     return this.manage(principal, account)
   }
 
+  /** Removing an account's second factor weakens its login: the same rule as a password reset. */
+  resetTwoFactor(principal: Principal, account: AccountHolding) {
+    return this.resetPassword(principal, account)
+  }
+
   /** Ending one of the account's sessions (online administrators, force logout). */
   forceLogout(principal: Principal, account: AccountHolding) {
     return this.manage(principal, account)

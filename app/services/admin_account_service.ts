@@ -9,7 +9,7 @@ import { assertPasswordPolicy } from '#services/password_policy'
 import { hashGate, type Priority } from '#services/cpu_gates'
 import { deviceIdsOf, revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
-import { accountKey, deviceKey, unlockKeys } from '#auth/login_limiter'
+import { accountLimitKeys, unlockKeys } from '#auth/login_limiter'
 
 /** A random password that passes the policy: 18 characters from 13 random bytes. */
 export function generatePassword() {
@@ -58,14 +58,14 @@ export async function setPassword(
     await endSessionsOf(user.id, 'password_changed', trx)
     await alsoInTransaction?.(trx)
   })
-  await unlockKeys([accountKey(user.account), ...devices.map(deviceKey)])
+  await unlockKeys(accountLimitKeys(user.account, user.id, devices))
   return user
 }
 
 /** Clears an account's login blocks on every instance: `node ace user:unlock`, the admin endpoint. */
 export async function unlockAccount(user: User) {
   const devices = await deviceIdsOf(user.id)
-  await unlockKeys([accountKey(user.account), ...devices.map(deviceKey)])
+  await unlockKeys(accountLimitKeys(user.account, user.id, devices))
 }
 
 export type AccountInput = {

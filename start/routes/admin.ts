@@ -53,6 +53,9 @@ router
       .post('users/:id/password-reset', [Users, 'resetPassword'])
       .use(middleware.can(user.resetPassword))
     router.post('users/:id/unlock', [Users, 'unlock']).use(middleware.can(user.unlock))
+    router
+      .delete('users/:id/2fa', [Users, 'resetTwoFactor'])
+      .use(middleware.can(user.resetTwoFactor))
 
     // Roles
     router.get('roles', [Roles, 'index']).use(middleware.can(role.list))

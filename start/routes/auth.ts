@@ -17,6 +17,7 @@ router
       })
       .use(captchaThrottle)
     router.post('login', [controllers.auth.Session, 'store']).as('login')
+    router.post('login/2fa', [controllers.auth.Session, 'secondStep']).as('login.secondStep')
     router
       .group(() => {
         router.get('me', [controllers.auth.Me, 'show']).as('me')
@@ -29,6 +30,17 @@ router
       })
       // What a pending account may still do (app/auth/account_requirements.ts).
       .use(middleware.auth({ pending: ['E_PASSWORD_CHANGE_REQUIRED', 'E_2FA_SETUP_REQUIRED'] }))
+    // The second factor: enrolling settles E_2FA_SETUP_REQUIRED, so setup and confirm accept it.
+    router
+      .group(() => {
+        router.post('2fa/setup', [controllers.auth.TwoFactor, 'setup']).as('2fa.setup')
+        router.post('2fa/confirm', [controllers.auth.TwoFactor, 'confirm']).as('2fa.confirm')
+      })
+      .use(middleware.auth({ pending: ['E_2FA_SETUP_REQUIRED'] }))
+    router
+      .delete('2fa', [controllers.auth.TwoFactor, 'destroy'])
+      .as('2fa.destroy')
+      .use(middleware.auth())
     router
       .get('me/grantable-menus', [controllers.auth.Me, 'grantable'])
       .as('me.grantableMenus')

@@ -65,6 +65,7 @@ const CELLS: Cells[] = [
     () => ({ password: 'Brand-new-passphrase-2' }),
   ],
   ['POST', '/users/:target/unlock', user.unlock, 200],
+  ['DELETE', '/users/:target/2fa', user.resetTwoFactor, 204],
   ['GET', '/roles', role.list, 200],
   ['GET', '/roles/:role', role.list, 200],
   ['POST', '/roles', role.create, 201, () => ({ code: `r_${unique()}`, name: 'Editors' })],

@@ -44,6 +44,7 @@ test.group('Admin users: list and show', (group) => {
       'roleIds',
       'roles',
       'status',
+      'twoFactorEnabled',
       'updatedAt',
     ])
     assert.notInclude(JSON.stringify(all.body()), 'argon2')

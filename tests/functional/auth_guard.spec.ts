@@ -237,6 +237,7 @@ test.group('JWT guard: every request re-reads the database', (group) => {
       'email',
       'status',
       'lastLoginAt',
+      'twoFactorEnabled',
       'createdAt',
     ])
     assert.notProperty(data.user, 'password')

@@ -44,6 +44,10 @@ export default class UsersController {
       data: userSchema,
     },
     unlock: { summary: 'Lift the login lock of the account', data: userSchema },
+    resetTwoFactor: {
+      summary: "Remove the account's second factor (grant rule); every session of the account ends",
+      status: 204,
+    },
   })
 
   constructor(protected users: UserService) {}
@@ -84,6 +88,11 @@ export default class UsersController {
   async unlock(ctx: HttpContext) {
     const user = await this.users.unlock(actorOf(ctx), ctx.params.id)
     return ctx.serialize(UserTransformer.transform(user))
+  }
+
+  async resetTwoFactor(ctx: HttpContext) {
+    await this.users.resetTwoFactor(actorOf(ctx), ctx.params.id)
+    return ctx.response.noContent()
   }
 
   async resetPassword(ctx: HttpContext) {

@@ -1,11 +1,27 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import { login } from '#auth/login_service'
+import { login, loginSecondStep } from '#auth/login_service'
 import { setRateLimitHeaders } from '#auth/login_limiter'
 import { endSession } from '#auth/sessions'
 import { loginValidator } from '#validators/auth'
+import { loginSecondStepValidator } from '#validators/two_factor'
 import { contract } from '#openapi/contract'
 import { tokenSchema } from '#auth/jwt'
-import { s } from '#openapi/schema'
+import { named, s } from '#openapi/schema'
+
+/** What a completed login returns: the JWT and the device token. */
+const signedInSchema = named(
+  'SignedIn',
+  s.object({ ...(tokenSchema.properties as object), deviceToken: s.string() })
+)
+/** What a right password of an account with a second factor returns instead. */
+const mfaRequiredSchema = named(
+  'MfaRequired',
+  s.object({
+    mfaRequired: { const: true },
+    mfaToken: s.string(),
+    expiresIn: s.integer({ description: 'seconds' }),
+  })
+)
 
 export default class SessionController {
   static contract = contract({
@@ -13,10 +29,24 @@ export default class SessionController {
       summary: 'Log in with account, password and the captcha credential',
       description:
         'Returns the admin JWT and a device token (send it back on later logins: a device ' +
-        'that logged in before keeps its own failure allowance while the account is attacked).',
+        'that logged in before keeps its own failure allowance while the account is attacked). ' +
+        'An account with a second factor gets `mfaRequired: true` and an `mfaToken` instead ' +
+        '(no JWT, no session, no device token): continue with POST /api/auth/login/2fa. A ' +
+        'device remembered at a second step skips it.',
       body: loginValidator,
-      data: s.object({ ...(tokenSchema.properties as object), deviceToken: s.string() }),
+      data: { oneOf: [signedInSchema, mfaRequiredSchema] },
       errors: [400, 401, 429, 503],
+    },
+    secondStep: {
+      summary: 'Second login step: the mfaToken and a TOTP code or a recovery code',
+      description:
+        'Answers as a completed login. A code is accepted once; the mfaToken lives 5 minutes, ' +
+        'is spent by the first right code and dies after 5 wrong ones (400 E_MFA_TOKEN_INVALID: ' +
+        'log in again). Wrong codes are limited per account and address (429). ' +
+        '`rememberDevice: true` lets this device skip the second step from now on.',
+      body: loginSecondStepValidator,
+      data: signedInSchema,
+      errors: [400, 401, 429],
     },
     destroy: { summary: 'Log out: end the session of this token', status: 204 },
   })
@@ -25,6 +55,18 @@ export default class SessionController {
   async store({ request, response, logger, serialize }: HttpContext) {
     const input = await request.validateUsing(loginValidator)
     const { body, rateLimit } = await login(
+      { ...input, ip: request.ip(), userAgent: request.header('user-agent') },
+      logger
+    )
+    setRateLimitHeaders(response, rateLimit)
+    response.header('Cache-Control', 'no-store')
+    return serialize(body)
+  }
+
+  /** POST /api/auth/login/2fa: the mfaToken of the password step and a code -> admin JWT. */
+  async secondStep({ request, response, logger, serialize }: HttpContext) {
+    const input = await request.validateUsing(loginSecondStepValidator)
+    const { body, rateLimit } = await loginSecondStep(
       { ...input, ip: request.ip(), userAgent: request.header('user-agent') },
       logger
     )

@@ -10,6 +10,7 @@ import { revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { accountKey, blockedUntil } from '#auth/login_limiter'
 import { MASKED } from '#services/audit_log'
+import { resetSecondFactor } from '#services/two_factor_service'
 import { type Actor, findOr404, paginate, whereKeyword } from '#services/admin/common'
 import { audit, auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
 import { assertIdsExist, LINKS, readLinks, replaceLinks, uniqueIds } from '#services/admin/links'
@@ -160,6 +161,26 @@ export default class UserService {
       await replaceLinks(trx, actor, LINKS.userRoles, user.id, current, roleIds)
     })
     return this.show(id)
+  }
+
+  /** Same service as `node ace user:reset-2fa` (resetSecondFactor): grant rule, sessions end. */
+  async resetTwoFactor(actor: Actor, id: number) {
+    const user = await findOr404(User, id)
+    if (user.id === actor.id) {
+      throw forbidden('Disable your own second factor with DELETE /api/auth/2fa')
+    }
+    await resetSecondFactor(user, {
+      check: async (trx) =>
+        actor.bouncer
+          .with(UserPolicy)
+          .authorize('resetTwoFactor', await accountHolding(trx, user.id)),
+      audit: (trx, before) =>
+        audit(trx, actor, {
+          targetType: 'user',
+          targetId: user.id,
+          changes: { twoFactor: [before, 'none'] },
+        }),
+    })
   }
 
   /** Same service as `node ace user:reset-password`: policy, argon2id, tokenVersion + 1. */

@@ -12,6 +12,7 @@ export const currentUser = shape({
   email: s.nullable(s.string()),
   status: enabledStatus(),
   lastLoginAt: s.nullable(s.dateTime()),
+  twoFactorEnabled: s.boolean(),
   createdAt: s.dateTime(),
 })
 /** Response contract (OpenAPI): `user` in /api/auth/me, and the whole /me body. */

@@ -98,6 +98,9 @@ export default await Env.create(new URL('../', import.meta.url), {
   CAPTCHA_POW_BLOCK_SIZE: Env.schema.number.optional(),
   HASH_CONCURRENCY: Env.schema.number.optional(),
   HASH_QUEUE_MAX: Env.schema.number.optional(),
+  /* Password lifecycle: days a password lives (0 = forever), passwords remembered (docs/architecture.md) */
+  PASSWORD_MAX_AGE_DAYS: Env.schema.number.optional(),
+  PASSWORD_HISTORY: Env.schema.number.optional(),
   /*
   | Proxies whose X-Forwarded-For is believed (addresses or CIDRs, comma-separated; also
   | proxy-addr's names loopback/linklocal/uniquelocal). Empty: trust none, the client address is

@@ -15,7 +15,9 @@ const MESSAGES: Record<Requirement, string> = {
 }
 
 /** The first thing the account must do, or null. Checks are added in priority order. */
-export function pendingRequirement(_user: User): Requirement | null {
+export function pendingRequirement(user: User): Requirement | null {
+  // Chosen by an administrator, a command or the seeder, or older than PASSWORD_MAX_AGE_DAYS.
+  if (user.passwordChangeRequired) return 'E_PASSWORD_CHANGE_REQUIRED'
   return null
 }
 

@@ -13,6 +13,8 @@ export const currentUser = shape({
   status: enabledStatus(),
   lastLoginAt: s.nullable(s.dateTime()),
   createdAt: s.dateTime(),
+  passwordChangeRequired: s.boolean(),
+  passwordExpiresAt: s.nullable(s.dateTime()),
 })
 /** Response contract (OpenAPI): `user` in /api/auth/me, and the whole /me body. */
 export const currentUserSchema = named('CurrentUser', currentUser.schema)

@@ -14,10 +14,12 @@ export const controllers = {
     Users: () => import('#controllers/admin/users_controller'),
   },
   auth: {
+    Avatars: () => import('#controllers/auth/avatars_controller'),
     Captcha: () => import('#controllers/auth/captcha_controller'),
     Me: () => import('#controllers/auth/me_controller'),
     OwnSessions: () => import('#controllers/auth/own_sessions_controller'),
     Password: () => import('#controllers/auth/password_controller'),
+    Profile: () => import('#controllers/auth/profile_controller'),
     Session: () => import('#controllers/auth/session_controller'),
   },
   Health: () => import('#controllers/health_controller'),

@@ -14,11 +14,15 @@ export type ScannedRoutes = {
     'auth.captcha.verify': { paramsTuple?: []; params?: {} }
     'auth.login': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
-    'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.password.update': { paramsTuple?: []; params?: {} }
     'auth.logout': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'auth.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
+    'auth.profile.show': { paramsTuple?: []; params?: {} }
+    'auth.profile.update': { paramsTuple?: []; params?: {} }
+    'auth.avatar.update': { paramsTuple?: []; params?: {} }
+    'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
@@ -61,8 +65,10 @@ export type ScannedRoutes = {
     'openapi.reference': { paramsTuple?: []; params?: {} }
     'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
-    'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
+    'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
+    'auth.profile.show': { paramsTuple?: []; params?: {} }
+    'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
@@ -86,8 +92,10 @@ export type ScannedRoutes = {
     'openapi.reference': { paramsTuple?: []; params?: {} }
     'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
-    'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
+    'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
+    'auth.profile.show': { paramsTuple?: []; params?: {} }
+    'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
@@ -119,6 +127,8 @@ export type ScannedRoutes = {
   }
   PUT: {
     'auth.password.update': { paramsTuple?: []; params?: {} }
+    'auth.profile.update': { paramsTuple?: []; params?: {} }
+    'auth.avatar.update': { paramsTuple?: []; params?: {} }
     'admin.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.assign_roles': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }

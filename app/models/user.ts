@@ -47,6 +47,10 @@ export default class User extends withTimestamps(BaseModel) {
   @column.dateTime({ serializeAs: null })
   declare passwordChangedAt: DateTime | null
 
+  /** ETag of the own avatar (table user_avatars), null without one. */
+  @column({ serializeAs: null })
+  declare avatarEtag: string | null
+
   @manyToMany(() => Role, { pivotTable: 'user_roles', pivotTimestamps: false })
   declare roles: ManyToMany<typeof Role>
 
@@ -65,5 +69,10 @@ export default class User extends withTimestamps(BaseModel) {
   get passwordChangeRequired(): boolean {
     const expiresAt = this.passwordExpiresAt
     return this.mustChangePassword || (expiresAt !== null && expiresAt <= DateTime.now())
+  }
+
+  /** The stable URL of the own avatar; `v` changes with the image (cache busting). */
+  get avatarUrl(): string | null {
+    return this.avatarEtag ? `/api/avatars/${this.id}?v=${this.avatarEtag}` : null
   }
 }

@@ -35,6 +35,7 @@ test.group('Admin users: list and show', (group) => {
     assert.lengthOf(all.body().data, 2)
     assert.deepEqual(Object.keys(all.body().data[0]).sort(), [
       'account',
+      'avatarUrl',
       'createdAt',
       'email',
       'id',

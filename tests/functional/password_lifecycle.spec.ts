@@ -53,6 +53,9 @@ async function assertOnlyTheWayOut(client: ApiClient, assert: any, token: string
     ['get', '/api/admin/users'],
     ['get', '/api/admin/roles'],
     ['get', '/api/auth/me/grantable-menus'],
+    ['get', '/api/auth/profile'],
+    ['put', '/api/auth/profile'],
+    ['put', '/api/auth/avatar'],
   ] as const) {
     const response = await client[method](url).bearerToken(token)
     assert.equal(response.status(), 403, `${method} ${url}`)
@@ -84,7 +87,7 @@ async function assertForcedChange(
   const fresh = changed.body().data.token
   const me = await client.get('/api/auth/me').bearerToken(fresh)
   assert.isFalse(me.body().data.user.passwordChangeRequired)
-  ;(await client.get('/api/auth/me/grantable-menus').bearerToken(fresh)).assertStatus(200)
+  ;(await client.get('/api/auth/profile').bearerToken(fresh)).assertStatus(200)
   assert.isFalse((await User.findByOrFail('account', account)).mustChangePassword)
 }
 
@@ -111,6 +114,7 @@ test.group('Password lifecycle: /me and expiry', (group) => {
     assert.include(me.body().data.user, {
       passwordChangeRequired: false,
       passwordExpiresAt: null,
+      avatarUrl: null,
     })
   })
 

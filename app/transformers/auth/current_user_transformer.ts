@@ -15,6 +15,7 @@ export const currentUser = shape({
   createdAt: s.dateTime(),
   passwordChangeRequired: s.boolean(),
   passwordExpiresAt: s.nullable(s.dateTime()),
+  avatarUrl: s.nullable(s.string()),
 })
 /** Response contract (OpenAPI): `user` in /api/auth/me, and the whole /me body. */
 export const currentUserSchema = named('CurrentUser', currentUser.schema)

@@ -44,7 +44,7 @@ router
   .prefix('/api/auth')
   .as('auth')
 
-// Avatars: any signed-in administrator, nobody else (docs/architecture.md, "Own profile").
+// Avatars: any signed-in administrator, nobody else (docs/architecture.md, "Password lifecycle and own profile").
 router
   .get('/api/avatars/:userId', [controllers.auth.Avatars, 'show'])
   .where('userId', { match: /^[1-9][0-9]{0,9}$/, cast: (value: string) => Number(value) })

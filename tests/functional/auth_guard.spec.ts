@@ -270,6 +270,9 @@ test.group('JWT guard: every request re-reads the database', (group) => {
       'status',
       'lastLoginAt',
       'createdAt',
+      'passwordChangeRequired',
+      'passwordExpiresAt',
+      'avatarUrl',
     ])
     assert.notProperty(data.user, 'password')
     assert.notProperty(data.user, 'tokenVersion')

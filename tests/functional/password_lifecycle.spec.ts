@@ -107,9 +107,7 @@ test.group('Password lifecycle: /me and expiry', (group) => {
     client,
     assert,
   }) => {
-    // A real login first: on SQLite the limiter must be created inside an isolated test.
     const user = await createAdmin('settled')
-    await login(client, 'settled', TEST_PASSWORD)
     const me = await client.get('/api/auth/me').loginAs(user)
     assert.include(me.body().data.user, {
       passwordChangeRequired: false,

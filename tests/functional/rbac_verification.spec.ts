@@ -71,7 +71,13 @@ test.group('RBAC: the verification procedure for a new role', (group) => {
       captchaToken: verify.body().data.captchaToken,
     })
     login.assertStatus(200)
-    const token = login.body().data.token
+    // The administrator chose the password: the account's first step is to change it.
+    const changed = await client
+      .put('/api/auth/password')
+      .bearerToken(login.body().data.token)
+      .json({ currentPassword: 'Writer-Passw0rd-1', newPassword: 'Writer-Own-Passphrase-2' })
+    changed.assertStatus(200)
+    const token = changed.body().data.token
 
     // 4. /me shows exactly those menus and codes (what the frontend shows and hides).
     const me = await client.get('/api/auth/me').bearerToken(token)

@@ -312,6 +312,7 @@ test.group('Own profile', (group) => {
         status: 403,
       },
       { name: 'an account without an avatar -> 404', who: 'none', status: 404 },
+      { name: 'an id past 32 bits -> 404', who: 'huge', status: 404 },
       { name: 'any signed-in administrator -> 200', who: 'viewer', status: 200 },
     ] as const)
     .run(async ({ client, assert }, row) => {
@@ -328,7 +329,7 @@ test.group('Own profile', (group) => {
         viewer.mustChangePassword = true
         await viewer.save()
       }
-      const id = row.who === 'none' ? viewer.id : owner.id
+      const id = row.who === 'none' ? viewer.id : row.who === 'huge' ? 9_999_999_999 : owner.id
       const request = client.get(`/api/avatars/${id}`)
       const response = row.who === 'anonymous' ? await request : await request.loginAs(viewer)
       response.assertStatus(row.status)

@@ -58,7 +58,7 @@ export default class UserCreate extends BaseCommand {
       throw error
     }
     this.logger.success(
-      `Created administrator "${this.account}"${this.superAdmin ? ' (super admin)' : ''}`
+      `Created administrator "${this.account}"${this.superAdmin ? ' (super admin)' : ''}; the password must be changed at the first sign-in`
     )
     if (!this.password) this.logger.info(`Password (shown once): ${password}`)
   }

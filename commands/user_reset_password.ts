@@ -24,7 +24,7 @@ export default class UserResetPassword extends BaseCommand {
   declare generate?: boolean
 
   async run() {
-    const { findAccount, setPassword, generatePassword } =
+    const { findAccount, resetPassword, generatePassword } =
       await import('#services/admin_account_service')
 
     const user = await findAccount(this.account)
@@ -45,7 +45,7 @@ export default class UserResetPassword extends BaseCommand {
       const { MASKED, commandSource, recordAudit } = await import('#services/audit_log')
       const { PERMISSIONS } = await import('#auth/permissions')
       const source = commandSource(UserResetPassword.commandName, PERMISSIONS.user.resetPassword)
-      await setPassword(user, password, 'password', (trx) =>
+      await resetPassword(user, password, (trx) =>
         recordAudit(trx, source, {
           targetType: 'user',
           targetId: user.id,
@@ -63,7 +63,9 @@ export default class UserResetPassword extends BaseCommand {
       throw error
     }
 
-    this.logger.success(`Password of "${user.account}" reset; every existing token is revoked`)
+    this.logger.success(
+      `Password of "${user.account}" reset; every existing token is revoked; it must be changed at the next sign-in`
+    )
     if (!this.password && !interactive) {
       this.logger.info(`New password (shown once): ${password}`)
     }

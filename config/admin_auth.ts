@@ -62,6 +62,13 @@ const adminAuthConfig = {
     block: '15 mins',
     maxBlock: '24 hours',
   },
+  /** Password lifecycle (docs/architecture.md, "Password lifecycle and own profile"). */
+  passwords: {
+    /** Days a password may be used before it must be changed; 0 = no expiry. */
+    maxAgeDays: Math.max(0, env.get('PASSWORD_MAX_AGE_DAYS', 0)),
+    /** How many of the account's latest passwords (the current one included) cannot be reused. */
+    history: Math.max(0, env.get('PASSWORD_HISTORY', 5)),
+  },
 }
 
 export default adminAuthConfig

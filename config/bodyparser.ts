@@ -1,8 +1,11 @@
 import { defineConfig } from '@adonisjs/core/bodyparser'
 
 /**
- * JSON only: the API has no forms and no uploads, so the other parsers are off and bodies are
- * small (an admin write never needs more than a few hundred KB; article content is the largest).
+ * JSON, and multipart for the one upload (PUT /api/auth/avatar): the form parser is off and bodies
+ * are small (an admin write never needs more than a few hundred KB; article content is the
+ * largest). Multipart bodies are never processed automatically: the route reads its file itself
+ * after its auth middleware ran (app/services/uploads.ts), in memory, so an anonymous caller
+ * cannot make the server read or store anything; `limit` bounds the file bytes read (413 past it).
  */
 const bodyParserConfig = defineConfig({
   allowedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
@@ -19,8 +22,8 @@ const bodyParserConfig = defineConfig({
     autoProcess: false,
     convertEmptyStringsToNull: true,
     processManually: [],
-    limit: '1mb',
-    types: [],
+    limit: '8mb',
+    types: ['multipart/form-data'],
   },
 })
 

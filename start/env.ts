@@ -100,6 +100,9 @@ export default await Env.create(new URL('../', import.meta.url), {
   HASH_QUEUE_MAX: Env.schema.number.optional(),
   /* Who must enrol a second factor (TOTP) before anything else: none | super_admin | all */
   AUTH_REQUIRE_2FA: Env.schema.enum.optional(['none', 'super_admin', 'all'] as const),
+  /* Password lifecycle: days a password lives (0 = forever), passwords remembered (docs/architecture.md) */
+  PASSWORD_MAX_AGE_DAYS: Env.schema.number.optional(),
+  PASSWORD_HISTORY: Env.schema.number.optional(),
   /*
   | Proxies whose X-Forwarded-For is believed (addresses or CIDRs, comma-separated; also
   | proxy-addr's names loopback/linklocal/uniquelocal). Empty: trust none, the client address is

@@ -16,10 +16,12 @@ export const controllers = {
   },
   auth: {
     ApiTokens: () => import('#controllers/auth/api_tokens_controller'),
+    Avatars: () => import('#controllers/auth/avatars_controller'),
     Captcha: () => import('#controllers/auth/captcha_controller'),
     Me: () => import('#controllers/auth/me_controller'),
     OwnSessions: () => import('#controllers/auth/own_sessions_controller'),
     Password: () => import('#controllers/auth/password_controller'),
+    Profile: () => import('#controllers/auth/profile_controller'),
     Session: () => import('#controllers/auth/session_controller'),
     TwoFactor: () => import('#controllers/auth/two_factor_controller'),
   },

@@ -26,6 +26,10 @@ export type ScannedRoutes = {
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
     'auth.tokens.store': { paramsTuple?: []; params?: {} }
     'auth.tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'auth.profile.show': { paramsTuple?: []; params?: {} }
+    'auth.profile.update': { paramsTuple?: []; params?: {} }
+    'auth.avatar.update': { paramsTuple?: []; params?: {} }
+    'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
@@ -74,6 +78,8 @@ export type ScannedRoutes = {
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
+    'auth.profile.show': { paramsTuple?: []; params?: {} }
+    'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
@@ -101,6 +107,8 @@ export type ScannedRoutes = {
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
+    'auth.profile.show': { paramsTuple?: []; params?: {} }
+    'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
@@ -137,6 +145,8 @@ export type ScannedRoutes = {
   }
   PUT: {
     'auth.password.update': { paramsTuple?: []; params?: {} }
+    'auth.profile.update': { paramsTuple?: []; params?: {} }
+    'auth.avatar.update': { paramsTuple?: []; params?: {} }
     'admin.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.assign_roles': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }

@@ -21,6 +21,8 @@ export function pendingRequirement(
   user: User,
   access?: Pick<AccessSnapshot, 'isSuperAdmin'>
 ): Requirement | null {
+  // Chosen by an administrator, a command or the seeder, or older than PASSWORD_MAX_AGE_DAYS.
+  if (user.passwordChangeRequired) return 'E_PASSWORD_CHANGE_REQUIRED'
   // AUTH_REQUIRE_2FA: everyone, or the holders of the enabled super_admin role (their snapshot).
   const secondFactorRequired = adminAuthConfig.twoFactor.required
   if (

@@ -3,6 +3,7 @@ import { BaseModel, column, manyToMany } from '@adonisjs/lucid/orm'
 import { withTimestamps } from '#models/mixins/with_timestamps'
 import type { ManyToMany } from '@adonisjs/lucid/types/relations'
 import Role from '#models/role'
+import adminAuthConfig from '#config/admin_auth'
 
 export type UserStatus = 'enabled' | 'disabled'
 
@@ -39,6 +40,21 @@ export default class User extends withTimestamps(BaseModel) {
   @column.dateTime()
   declare twoFactorConfirmedAt: DateTime | null
 
+  /** Set when an administrator, a command or the seeder chose the password (see getter below). */
+  @column({
+    columnName: 'password_change_required',
+    serializeAs: null,
+    consume: (value) => Boolean(value),
+  })
+  declare mustChangePassword: boolean
+
+  @column.dateTime({ serializeAs: null })
+  declare passwordChangedAt: DateTime | null
+
+  /** ETag of the own avatar (table user_avatars), null without one. */
+  @column({ serializeAs: null })
+  declare avatarEtag: string | null
+
   @manyToMany(() => Role, { pivotTable: 'user_roles', pivotTimestamps: false })
   declare roles: ManyToMany<typeof Role>
 
@@ -48,5 +64,23 @@ export default class User extends withTimestamps(BaseModel) {
 
   get twoFactorEnabled() {
     return Boolean(this.twoFactorConfirmedAt)
+  }
+
+  /** When the password runs out (PASSWORD_MAX_AGE_DAYS after it was set), null without a max age. */
+  get passwordExpiresAt(): DateTime | null {
+    const days = adminAuthConfig.passwords.maxAgeDays
+    const since = this.passwordChangedAt ?? this.createdAt
+    return days > 0 && since ? since.plus({ days }) : null
+  }
+
+  /** The password must be changed before anything else: chosen by someone else, or expired. */
+  get passwordChangeRequired(): boolean {
+    const expiresAt = this.passwordExpiresAt
+    return this.mustChangePassword || (expiresAt !== null && expiresAt <= DateTime.now())
+  }
+
+  /** The stable URL of the own avatar; `v` changes with the image (cache busting). */
+  get avatarUrl(): string | null {
+    return this.avatarEtag ? `/api/avatars/${this.id}?v=${this.avatarEtag}` : null
   }
 }

@@ -13,6 +13,8 @@ export type Operation = {
   description?: string
   query?: Validator
   body?: Validator
+  /** A multipart/form-data body carrying one file in the part `field` (instead of `body`). */
+  upload?: { field: string }
   /** Validator of the path parameters, when one checks them beyond the route matcher. */
   params?: Validator
   /** Success status; default 200 (204 has no body). */

@@ -26,6 +26,7 @@ const ERROR_STATUS_NAMES: Record<number, string> = {
   403: 'Permission refused',
   404: 'Not found',
   409: 'Conflict',
+  413: 'Payload too large',
   422: 'Invalid input',
   429: 'Rate limited',
   503: 'Data store unavailable',
@@ -43,7 +44,7 @@ function namedMiddleware(route: StoredRoute) {
 
 function tagOf(pattern: string) {
   if (pattern.startsWith('/api/admin/')) return `admin: ${pattern.split('/')[3]}`
-  if (pattern.startsWith('/api/auth/')) return 'auth'
+  if (pattern.startsWith('/api/auth/') || pattern.startsWith('/api/avatars/')) return 'auth'
   if (pattern.startsWith('/api/health')) return 'health'
   if (pattern.startsWith('/api/articles')) return 'public'
   return 'contract'
@@ -105,7 +106,7 @@ function errorStatuses(route: StoredRoute, operation: Operation, authenticated: 
   if (authenticated) statuses.add(401)
   if (permissionOf(route) !== null) statuses.add(403)
   if (route.pattern.includes(':')) statuses.add(404)
-  if (operation.query || operation.body || operation.params) statuses.add(422)
+  if (operation.query || operation.body || operation.params || operation.upload) statuses.add(422)
   return [...statuses].sort()
 }
 
@@ -136,7 +137,24 @@ function buildOperation(route: StoredRoute, method: string, operation: Operation
           },
         }
       : {}),
+    ...(operation.upload ? { requestBody: uploadBody(operation.upload.field) } : {}),
     responses,
+  }
+}
+
+/** A multipart/form-data body with one required binary part. */
+function uploadBody(field: string) {
+  return {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          properties: { [field]: { type: 'string', contentMediaType: 'application/octet-stream' } },
+          required: [field],
+        },
+      },
+    },
   }
 }
 

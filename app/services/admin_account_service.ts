@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto'
+import { DateTime } from 'luxon'
 import hash from '@adonisjs/core/services/hash'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import User, { type UserStatus } from '#models/user'
 import Role, { SUPER_ADMIN_ROLE } from '#models/role'
-import { conflict } from '#exceptions/api_exception'
+import { FieldError, conflict } from '#exceptions/api_exception'
+import adminAuthConfig from '#config/admin_auth'
 import { assertPasswordPolicy } from '#services/password_policy'
 import { hashGate, type Priority } from '#services/cpu_gates'
 import { deviceIdsOf, revokeDevices } from '#auth/device_tokens'
@@ -33,33 +35,114 @@ export function findAccount(account: string, client?: QueryClientContract) {
   return User.query({ client }).whereRaw('lower(account) = ?', [account.toLowerCase()]).first()
 }
 
+type InTransaction = (trx: TransactionClientContract) => Promise<unknown>
+
 /**
- * Sets a new password and increments tokenVersion in the same UPDATE, so every JWT issued before
- * is rejected on its next request; the account's sessions and device tokens end with it, and its login blocks
- * are cleared (a reset by an administrator is also an unlock). Used by `PUT /api/auth/password`,
- * the admin reset endpoint and `node ace user:reset-password`.
+ * Remembers a digest the account has had, keeping only the latest PASSWORD_HISTORY (the current
+ * one included), in the transaction that sets it.
  */
-export async function setPassword(
+async function rememberPassword(trx: TransactionClientContract, userId: number, digest: string) {
+  const keep = adminAuthConfig.passwords.history
+  const rows = trx.from('password_history').where('user_id', userId)
+  if (keep === 0) return rows.delete()
+  await trx.table('password_history').insert({
+    user_id: userId,
+    digest,
+    created_at: DateTime.utc().toFormat(trx.dialect.dateTimeFormat),
+  })
+  const kept = trx
+    .from('password_history')
+    .select('id')
+    .where('user_id', userId)
+    .orderBy('id', 'desc')
+    .limit(keep)
+  await rows.whereNotIn('id', kept).delete()
+}
+
+/**
+ * Refuses (422, rule `history`) a password among the account's latest PASSWORD_HISTORY: the
+ * current digest and the remembered ones, verified one at a time behind the hash gate.
+ */
+async function assertNotReused(user: User, password: string, field: string) {
+  const keep = adminAuthConfig.passwords.history
+  if (keep === 0) return
+  const rows: { digest: string }[] = await db
+    .from('password_history')
+    .select('digest')
+    .where('user_id', user.id)
+    .orderBy('id', 'desc')
+    .limit(keep)
+  const digests = [...new Set([user.password, ...rows.map((row) => row.digest)])].slice(0, keep)
+  for (const digest of digests) {
+    if (await hashGate.run('trusted', () => hash.verify(digest, password))) {
+      throw new FieldError(
+        field,
+        `The password must differ from your last ${keep} passwords`,
+        'history'
+      )
+    }
+  }
+}
+
+/**
+ * Stores a new digest and increments tokenVersion in the same UPDATE, so every JWT issued before
+ * is rejected on its next request; the account's sessions and device tokens end with it, the
+ * digest joins the history, and its login blocks are cleared (a reset by an administrator is also
+ * an unlock). `mustChange`: someone else chose the password, the owner must change it first.
+ */
+async function storePassword(
   user: User,
-  password: string,
-  field = 'password',
-  /** More work in the same transaction (the caller's audit row). */
-  alsoInTransaction?: (trx: TransactionClientContract) => Promise<unknown>
+  digest: string,
+  mustChange: boolean,
+  alsoInTransaction?: InTransaction
 ) {
-  await assertPasswordPolicy(password, user.account, field)
-  const digest = await hashPassword(password)
   const devices = await deviceIdsOf(user.id)
   await db.transaction(async (trx) => {
     user.useTransaction(trx)
     user.password = digest
     user.tokenVersion = user.tokenVersion + 1
+    user.mustChangePassword = mustChange
+    user.passwordChangedAt = DateTime.now()
     await user.save()
+    await rememberPassword(trx, user.id, digest)
     await revokeDevices(user.id, trx)
     await endSessionsOf(user.id, 'password_changed', trx)
     await alsoInTransaction?.(trx)
   })
   await unlockKeys(accountLimitKeys(user.account, user.id, devices))
   return user
+}
+
+/**
+ * The owner's own change (`PUT /api/auth/password`): the policy, then none of the latest
+ * PASSWORD_HISTORY passwords (422 `history`, nothing written); clears the forced change and
+ * restarts PASSWORD_MAX_AGE_DAYS.
+ */
+export async function setPassword(
+  user: User,
+  password: string,
+  field = 'password',
+  /** More work in the same transaction (the caller's audit row). */
+  alsoInTransaction?: InTransaction
+) {
+  await assertPasswordPolicy(password, user.account, field)
+  await assertNotReused(user, password, field)
+  return storePassword(user, await hashPassword(password), false, alsoInTransaction)
+}
+
+/**
+ * A password chosen by someone else: the admin reset endpoint and `node ace user:reset-password`.
+ * The owner must change it at the next sign-in (E_PASSWORD_CHANGE_REQUIRED). The history is not
+ * checked here (it would tell an administrator which passwords the account used), but the
+ * password joins it, so the owner cannot keep it.
+ */
+export async function resetPassword(
+  user: User,
+  password: string,
+  alsoInTransaction?: InTransaction
+) {
+  await assertPasswordPolicy(password, user.account, 'password')
+  return storePassword(user, await hashPassword(password), true, alsoInTransaction)
 }
 
 /** Clears an account's login blocks on every instance: `node ace user:unlock`, the admin endpoint. */
@@ -89,6 +172,7 @@ export type CreateAccountOptions = {
 
 /**
  * Creates an administrator: the one path of the admin API, `node ace user:create` and the seeder.
+ * The password was chosen by someone else than the owner: the account must change it first.
  * Password policy (422), an existing account in any letter case (409 E_CONFLICT; a concurrent
  * create loses at the unique index on lower(account)), then the digest, and the account with its
  * role links in one transaction.
@@ -118,9 +202,13 @@ export async function createAccount(input: AccountInput, options: CreateAccountO
         email: input.email ?? null,
         status: input.status ?? 'enabled',
         tokenVersion: 0,
+        // Someone else chose this password: the owner changes it at the first sign-in.
+        mustChangePassword: true,
+        passwordChangedAt: DateTime.now(),
       },
       { client: trx }
     )
+    await rememberPassword(trx, user.id, digest)
     if (roleIds.length) await user.related('roles').attach(roleIds, trx)
     await options.alsoInTransaction?.(trx, user)
     return user

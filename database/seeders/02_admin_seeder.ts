@@ -6,7 +6,8 @@ import { createAccount, findAccount, generatePassword } from '#services/admin_ac
  * The first administrator, holding the super-admin role. Account from ADMIN_ACCOUNT (default
  * "admin"), password from ADMIN_PASSWORD; without one, a random password is generated and printed
  * once. There is no default password. Does nothing when the account already exists (in any
- * letter case). The same createAccount() as the admin API and `node ace user:create`.
+ * letter case). The same createAccount() as the admin API and `node ace user:create`, so the
+ * printed password must be changed at the first sign-in (E_PASSWORD_CHANGE_REQUIRED until then).
  */
 export default class AdminSeeder extends BaseSeeder {
   async run() {
@@ -23,8 +24,8 @@ export default class AdminSeeder extends BaseSeeder {
     await createAccount({ account, password, nickname: 'Administrator' }, { superAdmin: true })
     this.print(
       given
-        ? `Created administrator "${account}" with the password from ADMIN_PASSWORD`
-        : `Created administrator — account: ${account}  password: ${password}  (shown once; store it now)`
+        ? `Created administrator "${account}" with the password from ADMIN_PASSWORD (to be changed at the first sign-in)`
+        : `Created administrator — account: ${account}  password: ${password}  (shown once; it must be changed at the first sign-in)`
     )
   }
 

@@ -56,7 +56,20 @@ router
           .as('destroy')
       })
       .as('tokens')
+    router
+      .group(() => {
+        router.get('profile', [controllers.auth.Profile, 'show']).as('profile.show')
+        router.put('profile', [controllers.auth.Profile, 'update']).as('profile.update')
+        router.put('avatar', [controllers.auth.Profile, 'avatar']).as('avatar.update')
+      })
       .use(middleware.auth())
   })
   .prefix('/api/auth')
   .as('auth')
+
+// Avatars: any signed-in administrator, nobody else (docs/architecture.md, "Password lifecycle and own profile").
+router
+  .get('/api/avatars/:userId', [controllers.auth.Avatars, 'show'])
+  .where('userId', { match: /^[1-9][0-9]{0,9}$/, cast: (value: string) => Number(value) })
+  .as('avatars.show')
+  .use(middleware.auth())

@@ -211,6 +211,11 @@ test.group('Console in Chromium', (group) => {
     await admin.getByRole('button', { name: 'Save' }).click()
     await admin.waitForURL(/#\/users$/)
     const editor = await db.from('users').where('account', EDITOR.account).firstOrFail()
+    // Created by an administrator: it must change its password first (403
+    // E_PASSWORD_CHANGE_REQUIRED elsewhere). The console's forced-change page is a later step of
+    // issue 26; here that first change is marked done so the scenario stays about delegation.
+    assert.isTrue(Boolean(editor.password_change_required))
+    await db.from('users').where('id', editor.id).update({ password_change_required: false })
     const editorRoles = await db.from('user_roles').where('user_id', editor.id).select('role_id')
     assert.deepEqual(
       editorRoles.map((row) => row.role_id),

@@ -35,12 +35,15 @@ test.group('Admin users: list and show', (group) => {
     assert.lengthOf(all.body().data, 2)
     assert.deepEqual(Object.keys(all.body().data[0]).sort(), [
       'account',
+      'avatarUrl',
       'createdAt',
       'email',
       'id',
       'lastLoginAt',
       'lockedUntil',
       'nickname',
+      'passwordChangeRequired',
+      'passwordExpiresAt',
       'roleIds',
       'roles',
       'status',
@@ -380,7 +383,7 @@ test.group('Admin users: update, delete, roles, password reset', (group) => {
       )
     })
 
-  test('password reset: new digest, tokenVersion + 1, old token 401, new password works', async ({
+  test('password reset: new digest, tokenVersion + 1, old token 401, the new password must be changed first', async ({
     client,
     assert,
   }) => {
@@ -397,7 +400,10 @@ test.group('Admin users: update, delete, roles, password reset', (group) => {
     assert.isTrue(await hash.verify(stored.password, 'Fresh-start-passphrase-5'))
     assert.isFalse(await hash.verify(stored.password, TEST_PASSWORD))
     ;(await client.get('/api/admin/users').header('authorization', token)).assertStatus(401)
-    ;(await client.get('/api/admin/users').loginAs(stored)).assertStatus(200)
+    // The administrator chose it: the owner must change it first (password_lifecycle.spec.ts).
+    assert.isTrue(stored.mustChangePassword)
+    ;(await client.get('/api/admin/users').loginAs(stored)).assertStatus(403)
+    ;(await client.get('/api/auth/me').loginAs(stored)).assertStatus(200)
   })
 
   test('password reset applies the password policy (422) and changes nothing then', async ({

@@ -239,6 +239,9 @@ test.group('JWT guard: every request re-reads the database', (group) => {
       'lastLoginAt',
       'twoFactorEnabled',
       'createdAt',
+      'passwordChangeRequired',
+      'passwordExpiresAt',
+      'avatarUrl',
     ])
     assert.notProperty(data.user, 'password')
     assert.notProperty(data.user, 'tokenVersion')

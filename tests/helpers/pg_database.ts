@@ -40,5 +40,7 @@ export async function freshPgDatabase(name: string) {
   }
   const client = new pg.Client(pgConnection(name))
   await client.connect()
+  // As in the shared test database: the seeded administrator's forced change is done.
+  await client.query('UPDATE users SET password_change_required = false')
   return client
 }

@@ -5,7 +5,7 @@ import User from '#models/user'
 import { forbidden } from '#exceptions/api_exception'
 import UserPolicy from '#policies/user_policy'
 import { type AccountHolding, accountHolding, roleGrants } from '#policies/holdings'
-import { createAccount, setPassword, unlockAccount } from '#services/admin_account_service'
+import { createAccount, resetPassword, unlockAccount } from '#services/admin_account_service'
 import { revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { accountKey, blockedUntil } from '#auth/login_limiter'
@@ -183,7 +183,10 @@ export default class UserService {
     })
   }
 
-  /** Same service as `node ace user:reset-password`: policy, argon2id, tokenVersion + 1. */
+  /**
+   * Same service as `node ace user:reset-password`: policy, argon2id, tokenVersion + 1; the owner
+   * must change the password at the next sign-in.
+   */
   async resetPassword(actor: Actor, id: number, password: string) {
     const user = await findOr404(User, id)
     if (user.id === actor.id) {
@@ -193,7 +196,7 @@ export default class UserService {
     await actor.bouncer
       .with(UserPolicy)
       .authorize('resetPassword', await accountHolding(db.connection(), user.id))
-    await setPassword(user, password, 'password', (trx) =>
+    await resetPassword(user, password, (trx) =>
       audit(trx, actor, {
         targetType: 'user',
         targetId: user.id,

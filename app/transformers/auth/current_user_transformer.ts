@@ -14,6 +14,9 @@ export const currentUser = shape({
   lastLoginAt: s.nullable(s.dateTime()),
   twoFactorEnabled: s.boolean(),
   createdAt: s.dateTime(),
+  passwordChangeRequired: s.boolean(),
+  passwordExpiresAt: s.nullable(s.dateTime()),
+  avatarUrl: s.nullable(s.string()),
 })
 /** Response contract (OpenAPI): `user` in /api/auth/me, and the whole /me body. */
 export const currentUserSchema = named('CurrentUser', currentUser.schema)

@@ -1,0 +1,42 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import ProfileService from '#services/profile_service'
+import { notFound } from '#exceptions/api_exception'
+import { contract } from '#openapi/contract'
+import { MAX_ID } from '#validators/admin/common'
+
+/**
+ * GET /api/avatars/:userId: an administrator's avatar, for any signed-in administrator (the
+ * user list shows them) and nobody else: administrators' faces are not public.
+ */
+@inject()
+export default class AvatarsController {
+  static contract = contract({
+    show: {
+      summary: "An administrator's avatar (256 x 256 WebP)",
+      description:
+        'Any signed-in administrator; 404 when the account has none. Strong ETag, ' +
+        '`Cache-Control: private, no-cache`: clients revalidate and get 304 while it is unchanged. ' +
+        '`avatarUrl` adds `?v=<etag>`, so a changed avatar also has a new URL.',
+      raw: {
+        schema: { type: 'string', contentMediaType: 'image/webp' },
+        contentType: 'image/webp',
+      },
+      conditional: true,
+    },
+  })
+
+  constructor(protected profiles: ProfileService) {}
+
+  async show({ params, response }: HttpContext) {
+    // An id beyond the 32-bit range cannot exist (PostgreSQL would refuse the comparison).
+    const avatar = params.userId <= MAX_ID ? await this.profiles.avatarOf(params.userId) : null
+    if (!avatar) throw notFound('No avatar')
+    response.header('ETag', `"${avatar.etag}"`)
+    response.header('Cache-Control', 'private, no-cache')
+    response.header('X-Content-Type-Options', 'nosniff')
+    if (response.fresh()) return response.notModified()
+    response.header('Content-Type', 'image/webp')
+    return response.send(avatar.data)
+  }
+}

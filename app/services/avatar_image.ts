@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto'
+import sharp, { type Metadata } from 'sharp'
+import { FieldError } from '#exceptions/api_exception'
+import { PriorityGate } from '#services/cpu_gates'
+
+/** The largest upload accepted (bytes); larger -> 422 `size`. */
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024
+/**
+ * The most pixels decoded (a 24-megapixel photo, 6000 x 4000): a small file claiming more (a
+ * decompression bomb, a 10k x 10k PNG) is refused from its header, before any pixel is decoded.
+ */
+export const AVATAR_MAX_INPUT_PIXELS = 24_000_000
+/** Width and height of the stored WebP. */
+export const AVATAR_SIZE = 256
+
+/** Formats accepted, by their magic bytes. SVG (and anything else) never reaches a decoder. */
+const SIGNATURES: { format: string; test: (bytes: Buffer) => boolean }[] = [
+  { format: 'png', test: (b) => b.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex')) },
+  { format: 'jpeg', test: (b) => b.subarray(0, 3).equals(Buffer.from('ffd8ff', 'hex')) },
+  { format: 'gif', test: (b) => /^GIF8[79]a$/.test(b.subarray(0, 6).toString('latin1')) },
+  {
+    format: 'webp',
+    test: (b) =>
+      b.subarray(0, 4).toString('latin1') === 'RIFF' &&
+      b.subarray(8, 12).toString('latin1') === 'WEBP',
+  },
+]
+
+/** One conversion at a time per instance (sharp's decode is the costly part), a few waiting. */
+const avatarGate = new PriorityGate(1, 8)
+
+const refuse = (message: string, rule: string) => new FieldError('avatar', message, rule)
+
+/**
+ * An uploaded image as the stored avatar: the format sniffed from the bytes (PNG, JPEG, GIF,
+ * WebP; the client's name and type are ignored), its header checked against
+ * AVATAR_MAX_INPUT_PIXELS, then decoded by sharp (`limitInputPixels` as the second fence,
+ * `failOn: 'error'` for truncated or corrupt data), turned upright (EXIF orientation), cropped to a
+ * 256 x 256 square (cover) and re-encoded as WebP. Nothing of the input but its pixels survives:
+ * sharp writes no metadata (EXIF, GPS, XMP, ICC comments) unless asked to. 422 otherwise.
+ */
+export async function toAvatarWebp(bytes: Buffer) {
+  if (bytes.length === 0) throw refuse('The file is empty', 'required')
+  if (bytes.length > AVATAR_MAX_BYTES) throw refuse('The image must be at most 2 MB', 'size')
+  const format = SIGNATURES.find((signature) => signature.test(bytes))?.format
+  if (!format) throw refuse('Send a PNG, JPEG, GIF or WebP image', 'image')
+  return avatarGate.run('trusted', async () => {
+    const options = { limitInputPixels: AVATAR_MAX_INPUT_PIXELS, failOn: 'error' as const }
+    const tooLarge = () =>
+      refuse(
+        `The image must have at most ${AVATAR_MAX_INPUT_PIXELS / 1_000_000} megapixels`,
+        'dimensions'
+      )
+    let metadata: Metadata
+    try {
+      // The header only: sharp refuses here already when it claims more than the limit.
+      metadata = await sharp(bytes, options).metadata()
+    } catch (error) {
+      if (/pixel limit/i.test((error as Error).message)) throw tooLarge()
+      throw refuse('The image could not be read', 'image')
+    }
+    if (metadata.format !== format) throw refuse('The image could not be read', 'image')
+    const { width = 0, height = 0 } = metadata
+    if (width < 1 || height < 1 || width * height > AVATAR_MAX_INPUT_PIXELS) throw tooLarge()
+    try {
+      return await sharp(bytes, options)
+        .rotate()
+        .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' })
+        .webp({ quality: 82 })
+        .toBuffer()
+    } catch {
+      throw refuse('The image could not be decoded', 'image')
+    }
+  })
+}
+
+/** A strong validator of the stored bytes (sent quoted in the ETag header). */
+export function avatarEtag(webp: Buffer) {
+  return createHash('sha256').update(webp).digest('base64url').slice(0, 32)
+}

@@ -1,0 +1,18 @@
+import vine from '@vinejs/vine'
+
+/**
+ * PUT /api/auth/profile: what an administrator may change about themselves. The account name,
+ * status and roles are not here (VineJS drops every other key): only an administrator with the
+ * permission changes those (PUT /api/admin/users/:id).
+ */
+export const updateProfileValidator = vine.create({
+  nickname: vine.string().trim().minLength(1).maxLength(64).optional(),
+  email: vine
+    .string()
+    .trim()
+    .maxLength(254)
+    .email()
+    .nullable()
+    .optional()
+    .transform((value) => value || null),
+})

@@ -21,6 +21,7 @@ export const controllers = {
     Session: () => import('#controllers/auth/session_controller'),
   },
   Health: () => import('#controllers/health_controller'),
+  Metrics: () => import('#controllers/metrics_controller'),
   Openapi: () => import('#controllers/openapi_controller'),
   public: {
     Articles: () => import('#controllers/public/articles_controller'),

@@ -15,6 +15,7 @@ router.get('/api/health/ready', [controllers.Health, 'ready']).as('health.ready'
 router.get('/api/health', [controllers.Health, 'ready']).as('health')
 router.get('/api/openapi.json', [controllers.Openapi, 'document']).as('openapi.document')
 router.get('/api/docs', [controllers.Openapi, 'reference']).as('openapi.reference')
+router.get('/api/docs/assets/:file', [controllers.Openapi, 'asset']).as('openapi.asset')
 router.get('/api/metrics', [controllers.Metrics, 'show']).as('metrics')
 
 await import('#start/routes/auth')

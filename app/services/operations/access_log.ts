@@ -18,14 +18,16 @@ const QUIET_WHEN_OK = new Set([
  * written, with the time since the request arrived): observed in the request histogram and
  * written as ONE access-log line, info level, on the request's logger (which carries request_id).
  */
-export function requestCompleted({
-  ctx,
-  duration,
-}: {
-  ctx: HttpContext
-  duration: [number, number]
-}) {
-  const seconds = duration[0] + duration[1] / 1e9
+export function requestCompleted(event: { ctx: HttpContext; duration: [number, number] }) {
+  try {
+    observeAndLog(event.ctx, event.duration[0] + event.duration[1] / 1e9)
+  } catch (error) {
+    // The event is not awaited by the server: a throw here must not become an unhandled rejection.
+    event.ctx.logger.error({ err: error }, 'access log failed')
+  }
+}
+
+function observeAndLog(ctx: HttpContext, seconds: number) {
   const route = ctx.route?.pattern ?? 'unmatched'
   const method = ctx.request.method()
   const status = ctx.response.response.statusCode

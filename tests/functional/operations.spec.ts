@@ -1,7 +1,7 @@
 import { test } from '@japa/runner'
 import env from '#start/env'
 import { PERMISSIONS } from '#auth/permissions'
-import { isolate, withRealCommits } from '#tests/helpers/database'
+import { withRealCommits } from '#tests/helpers/database'
 import { createAdmin, freshCredential, sessionToken, superAdminUser } from '#tests/helpers/auth'
 import { startAppProcess } from '#tests/helpers/app_process'
 
@@ -32,7 +32,8 @@ function sample(text: string, name: string, labels: Record<string, string>) {
 }
 
 test.group('Operations: GET /api/metrics', (group) => {
-  isolate(group)
+  // Real commits: the login's limiter store writes outside a test transaction (as in auth_login).
+  withRealCommits(group)
 
   test('404 as an unknown route: secret unset, header missing, header wrong', async ({
     client,

@@ -27,7 +27,11 @@ export default defineConfig({
     () => import('#providers/api_provider'),
   ],
 
-  preloads: [() => import('#start/routes'), () => import('#start/kernel')],
+  preloads: [
+    () => import('#start/routes'),
+    () => import('#start/kernel'),
+    { file: () => import('#start/operations'), environment: ['web', 'test'] },
+  ],
 
   tests: {
     suites: [

@@ -122,6 +122,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   | (x-monitoring-secret header); SIGTERM drain (docs/operations.md, "Running several instances")
   */
   HEALTH_SECRET: Env.schema.string.optional(),
+  /* GET /api/metrics only for x-monitoring-secret: <METRICS_SECRET>; unset: always 404 */
+  METRICS_SECRET: Env.schema.string.optional(),
   SHUTDOWN_DELAY_MS: Env.schema.number.optional(),
   SHUTDOWN_TIMEOUT_MS: Env.schema.number.optional(),
 

@@ -5,6 +5,7 @@
 |   /api/admin/*     RBAC administration; every route declares a permission (start/routes/admin.ts)
 |   /api/articles*   public article module, no auth                         (start/routes/public.ts)
 |   /api/openapi.json, /api/docs   the API contract (off in production unless OPENAPI_ENABLED)
+|   /api/metrics     Prometheus metrics, only with x-monitoring-secret: METRICS_SECRET (else 404)
 */
 import router from '@adonisjs/core/services/router'
 import { controllers } from '#generated/controllers'
@@ -14,6 +15,8 @@ router.get('/api/health/ready', [controllers.Health, 'ready']).as('health.ready'
 router.get('/api/health', [controllers.Health, 'ready']).as('health')
 router.get('/api/openapi.json', [controllers.Openapi, 'document']).as('openapi.document')
 router.get('/api/docs', [controllers.Openapi, 'reference']).as('openapi.reference')
+router.get('/api/docs/assets/:file', [controllers.Openapi, 'asset']).as('openapi.asset')
+router.get('/api/metrics', [controllers.Metrics, 'show']).as('metrics')
 
 await import('#start/routes/auth')
 await import('#start/routes/admin')

@@ -26,6 +26,7 @@ export const controllers = {
     TwoFactor: () => import('#controllers/auth/two_factor_controller'),
   },
   Health: () => import('#controllers/health_controller'),
+  Metrics: () => import('#controllers/metrics_controller'),
   Openapi: () => import('#controllers/openapi_controller'),
   public: {
     Articles: () => import('#controllers/public/articles_controller'),

@@ -9,6 +9,8 @@ export type ScannedRoutes = {
     'health': { paramsTuple?: []; params?: {} }
     'openapi.document': { paramsTuple?: []; params?: {} }
     'openapi.reference': { paramsTuple?: []; params?: {} }
+    'openapi.asset': { paramsTuple: [ParamValue]; params: {'file': ParamValue} }
+    'metrics': { paramsTuple?: []; params?: {} }
     'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
     'auth.captcha.show': { paramsTuple?: []; params?: {} }
     'auth.captcha.verify': { paramsTuple?: []; params?: {} }
@@ -73,6 +75,8 @@ export type ScannedRoutes = {
     'health': { paramsTuple?: []; params?: {} }
     'openapi.document': { paramsTuple?: []; params?: {} }
     'openapi.reference': { paramsTuple?: []; params?: {} }
+    'openapi.asset': { paramsTuple: [ParamValue]; params: {'file': ParamValue} }
+    'metrics': { paramsTuple?: []; params?: {} }
     'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
@@ -102,6 +106,8 @@ export type ScannedRoutes = {
     'health': { paramsTuple?: []; params?: {} }
     'openapi.document': { paramsTuple?: []; params?: {} }
     'openapi.reference': { paramsTuple?: []; params?: {} }
+    'openapi.asset': { paramsTuple: [ParamValue]; params: {'file': ParamValue} }
+    'metrics': { paramsTuple?: []; params?: {} }
     'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }

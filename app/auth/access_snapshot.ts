@@ -3,6 +3,7 @@ import { preparedQuery } from '#services/prepared_query'
 import { SUPER_ADMIN_ROLE } from '#models/role'
 import type Menu from '#models/menu'
 import { ALL_PERMISSION_CODES } from '#auth/permissions'
+import { snapshotLookups } from '#services/operations/metrics'
 
 export type SnapshotRole = { id: number; code: string; name: string; status: string }
 
@@ -198,7 +199,11 @@ const MAX_CACHED = 10_000
 /** The snapshot of `userId` at access version `version`: cached, or computed (1 query). */
 export async function accessSnapshotFor(userId: number, version: number) {
   const hit = cache.get(userId)
-  if (hit && hit.version === version) return hit.snapshot
+  if (hit && hit.version === version) {
+    snapshotLookups.inc({ result: 'hit' })
+    return hit.snapshot
+  }
+  snapshotLookups.inc({ result: 'miss' })
   const computed = await loadAccessSnapshot(userId)
   if (cache.size >= MAX_CACHED) cache.clear()
   // Cached under the version it was computed at, which may be newer than the guard's.

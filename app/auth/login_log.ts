@@ -2,6 +2,7 @@ import db from '@adonisjs/lucid/services/db'
 import LoginLog, { type LoginOutcome } from '#models/login_log'
 import { addressKey } from '#services/address_key'
 import { RefusalRows, RowsPerMinute } from '#services/refusal_rows'
+import { loginAttempts } from '#services/operations/metrics'
 
 /**
  * The login log (docs/architecture.md, "Accountability"): one row per successful login, and one row per key
@@ -39,6 +40,7 @@ export function forgetLoginRefusals() {
 }
 
 export async function recordLogin(attempt: LoginAttempt) {
+  loginAttempts.inc({ outcome: attempt.outcome })
   const row = {
     account: attempt.account.slice(0, 64),
     userId: attempt.userId ?? null,

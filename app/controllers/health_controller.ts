@@ -1,18 +1,13 @@
-import { timingSafeEqual } from 'node:crypto'
 import type { HttpContext } from '@adonisjs/core/http'
 import env from '#start/env'
 import { healthChecks, markHealthy, recentlyHealthy } from '#start/health'
 import { contract } from '#openapi/contract'
 import { s } from '#openapi/schema'
+import { presentsSecret } from '#services/operations/monitoring_secret'
 
-/** Whether the caller presents HEALTH_SECRET (x-monitoring-secret); compared in constant time. */
-function isMonitor(request: HttpContext['request']) {
-  const secret = env.get('HEALTH_SECRET')
-  const given = request.header('x-monitoring-secret')
-  if (!secret || !given) return false
-  const [a, b] = [Buffer.from(secret), Buffer.from(given)]
-  return a.length === b.length && timingSafeEqual(a, b)
-}
+/** Whether the caller presents HEALTH_SECRET (x-monitoring-secret). */
+const isMonitor = (request: HttpContext['request']) =>
+  presentsSecret(request, env.get('HEALTH_SECRET'))
 
 export default class HealthController {
   static contract = contract({

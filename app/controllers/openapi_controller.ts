@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises'
+import { promisify } from 'node:util'
+import { gzip } from 'node:zlib'
 import app from '@adonisjs/core/services/app'
 import type { HttpContext } from '@adonisjs/core/http'
 import env from '#start/env'
@@ -7,14 +10,46 @@ import { openApiJson } from '#openapi/document'
 import { s } from '#openapi/schema'
 
 /**
- * Scalar's standalone bundle on jsDelivr, pinned by version and by digest (Subresource
- * Integrity): the page runs on the API's origin, where the console may keep its token, so a file
- * changed on the CDN must not run there. The digest is of dist/browser/standalone.js in the npm
- * package of that version (tests/browser/api_docs.spec.ts checks it against the package).
+ * Scalar's standalone bundle, served by this app from the npm package (dependency pinned to this
+ * exact version, so /api/docs works with no route to any CDN), and pinned by digest too
+ * (Subresource Integrity): the page runs on the API's origin, where the console may keep its
+ * token, so a file changed in node_modules must not run there. The digest is of
+ * dist/browser/standalone.js of that version (tests/functional/openapi.spec.ts checks it against
+ * the installed file). The versioned path is cached for a year (immutable).
  */
 export const SCALAR_SCRIPT = {
-  src: 'https://cdn.jsdelivr.net/npm/@scalar/api-reference@1.72.1/dist/browser/standalone.js',
+  version: '1.72.1',
+  file: 'scalar-api-reference-1.72.1.js',
   integrity: 'sha384-U11tb2XnKvmwt8RlTvnwUnYgrN+ur4Xyh9htLhjajWNR/Oyl5AX5DEz00qRmlrmK',
+  get src() {
+    return `/api/docs/assets/${this.file}`
+  },
+}
+
+const SCALAR_BUNDLE = 'node_modules/@scalar/api-reference/dist/browser/standalone.js'
+
+/** The bundle and its gzip form, read and compressed once, on the first request for it. */
+let bundle: Promise<{ plain: Buffer; gzip: Buffer }> | undefined
+function loadBundle() {
+  bundle ??= (async () => {
+    const plain = await readFile(app.makePath(SCALAR_BUNDLE))
+    return { plain, gzip: await promisify(gzip)(plain) }
+  })().catch((error) => {
+    bundle = undefined
+    throw error
+  })
+  return bundle
+}
+
+/**
+ * Nothing from another origin: the system fonts instead of Scalar's font CDN, and none of the
+ * features that call Scalar's services (AI agent, MCP, the developer toolbar's share/deploy).
+ */
+const SCALAR_CONFIGURATION = {
+  withDefaultFonts: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
 }
 
 const REFERENCE_PAGE = `<!doctype html>
@@ -25,13 +60,12 @@ const REFERENCE_PAGE = `<!doctype html>
     <title>API reference</title>
   </head>
   <body>
-    <script id="api-reference" data-url="/api/openapi.json"></script>
     <script
-      src="${SCALAR_SCRIPT.src}"
-      integrity="${SCALAR_SCRIPT.integrity}"
-      crossorigin="anonymous"
-      referrerpolicy="no-referrer"
+      id="api-reference"
+      data-url="/api/openapi.json"
+      data-configuration='${JSON.stringify(SCALAR_CONFIGURATION)}'
     ></script>
+    <script src="${SCALAR_SCRIPT.src}" integrity="${SCALAR_SCRIPT.integrity}"></script>
   </body>
 </html>
 `
@@ -48,10 +82,18 @@ export default class OpenApiController {
       summary:
         'This document (OpenAPI 3.1), generated from the routes, validators and transformers',
       raw: { schema: s.record() },
+      errors: [404],
     },
     reference: {
       summary: 'Reference page of this document',
       raw: { schema: s.string(), contentType: 'text/html' },
+      errors: [404],
+    },
+    asset: {
+      summary: "A script of the reference page (Scalar's bundle, served from this app)",
+      raw: { schema: s.string(), contentType: 'text/javascript' },
+      conditional: true,
+      errors: [404],
     },
   })
 
@@ -67,5 +109,23 @@ export default class OpenApiController {
     response.header('Content-Type', 'text/html; charset=utf-8')
     response.header('Cache-Control', 'no-cache')
     return response.send(REFERENCE_PAGE)
+  }
+
+  /** Scalar's bundle under its versioned name; any other name is a 404. */
+  async asset({ params, request, response }: HttpContext) {
+    assertEnabled()
+    if (params.file !== SCALAR_SCRIPT.file) throw notFound()
+    const etag = `"${SCALAR_SCRIPT.integrity}"`
+    response.header('Content-Type', 'text/javascript; charset=utf-8')
+    response.header('Cache-Control', 'public, max-age=31536000, immutable')
+    response.header('ETag', etag)
+    response.header('Vary', 'Accept-Encoding')
+    if (request.header('if-none-match') === etag) return response.notModified()
+    const { plain, gzip: zipped } = await loadBundle()
+    if (/\bgzip\b/.test(request.header('accept-encoding') ?? '')) {
+      response.header('Content-Encoding', 'gzip')
+      return response.send(zipped)
+    }
+    return response.send(plain)
   }
 }

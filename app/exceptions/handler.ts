@@ -7,6 +7,8 @@ import { ApiException, FieldError, tooManyRequests } from '#exceptions/api_excep
 import { recordRefusal } from '#services/audit_log'
 import { permissionOf } from '#middleware/permission_middleware'
 import { readinessSuspect } from '#start/health'
+import { OncePerMinute } from '#services/operations/warning_throttle'
+import { rateLimitRefusals } from '#services/operations/metrics'
 
 type ErrorEntry = { code: string; message: string; field?: string; rule?: string }
 type Rendered = { status: number; errors: ErrorEntry[]; headers?: Record<string, string> }
@@ -56,6 +58,9 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_CANTOPEN',
 ])
 
+/** 403 warnings written, per (user, method, route) per minute (logForbidden). */
+export const forbiddenWarnings = new OncePerMinute()
+
 /**
  * Every error leaves in the error contract (README.md, "HTTP API"):
  * `{ errors: [{ code, message, field?, rule? }] }`.
@@ -67,6 +72,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   async handle(error: unknown, ctx: HttpContext) {
     const rendered = this.render(error)
+    if (rendered.status === 429) rateLimitRefusals.inc({ route: ctx.route?.pattern ?? 'unmatched' })
     if (rendered.status === 403) {
       this.logForbidden(ctx, rendered.errors[0].message)
       await this.auditRefusal(ctx, rendered.errors[0].message)
@@ -94,19 +100,27 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   async report() {}
 
   /**
-   * Every 403, route-level or from a policy, is logged here once: who, the permission the route
-   * declares, and the reason the client was given.
+   * 403s, route-level or from a policy, are logged here: who, the permission the route declares,
+   * and the reason the client was given. Once per (user, method, route) per minute, like the
+   * login log's refusals: `repeated` says how many of that key were left out since its previous
+   * line (the refused writes' audit rows keep their exact counts).
    */
   protected logForbidden(ctx: HttpContext, reason: string) {
+    const userId = ctx.auth?.use('jwt').user?.id
+    const method = ctx.request.method()
+    const route = ctx.route?.pattern ?? ctx.request.url()
+    const repeated = forbiddenWarnings.take(`${userId ?? '-'}\n${method}\n${route}`)
+    if (repeated === null) return
     ctx.logger.warn(
       {
         requestId: ctx.request.id(),
-        userId: ctx.auth?.use('jwt').user?.id,
+        userId,
         apiTokenId: ctx.auth?.use('jwt').apiTokenId,
         permission: permissionOf(ctx.route) ?? undefined,
-        method: ctx.request.method(),
+        method,
         url: ctx.request.url(),
         reason,
+        ...(repeated > 0 ? { repeated } : {}),
       },
       'forbidden'
     )

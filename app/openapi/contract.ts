@@ -31,6 +31,8 @@ export type Operation = {
   errors?: number[]
   /** Answers 304 to a matching If-None-Match / If-Modified-Since. */
   conditional?: boolean
+  /** Security requirements beyond the router's (Bearer JWT from `auth`/`can`; else public: `[]`). */
+  security?: Record<string, string[]>[]
 }
 
 /** Declares a controller's operations, keyed by action name (`static contract = contract({...})`). */

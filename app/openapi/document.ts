@@ -45,7 +45,7 @@ function namedMiddleware(route: StoredRoute) {
 function tagOf(pattern: string) {
   if (pattern.startsWith('/api/admin/')) return `admin: ${pattern.split('/')[3]}`
   if (pattern.startsWith('/api/auth/') || pattern.startsWith('/api/avatars/')) return 'auth'
-  if (pattern.startsWith('/api/health')) return 'health'
+  if (pattern.startsWith('/api/health') || pattern === '/api/metrics') return 'health'
   if (pattern.startsWith('/api/articles')) return 'public'
   return 'contract'
 }
@@ -69,19 +69,32 @@ function parametersFrom(validator: { toJSONSchema(): unknown } | undefined, wher
   }))
 }
 
+/** A matcher of 1 to N digits without a leading zero (`^[1-9][0-9]{0,N-1}$`). */
+const DIGITS = /^\^\[1-9\]\[0-9\]\{0,(\d+)\}\$$/
+
+/**
+ * The schema of a path parameter from its route matcher: an id matcher that casts its digits to
+ * a number (start/routes/admin.ts, `ID`) is an integer, as the ids in the bodies are; any other
+ * matcher is a string with the matcher's pattern.
+ */
+function matcherSchema(matcher: { match?: RegExp; cast?: unknown } | undefined): Schema {
+  const digits = matcher?.match && matcher.cast ? DIGITS.exec(matcher.match.source) : null
+  if (digits) return { type: 'integer', minimum: 1, maximum: 10 ** (Number(digits[1]) + 1) - 1 }
+  return { type: 'string', ...(matcher?.match ? { pattern: matcher.match.source } : {}) }
+}
+
 function pathParameters(route: StoredRoute, operation: Operation) {
   const names = [...route.pattern.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1])
   const declared = operation.params
     ? ((validatorSchema(operation.params).properties ?? {}) as Record<string, Schema>)
     : {}
-  return names.map((name) => {
-    const matcher = (route.matchers as Record<string, { match?: RegExp }>)[name]?.match
-    const schema: Schema = declared[name] ?? {
-      type: 'string',
-      ...(matcher ? { pattern: matcher.source } : {}),
-    }
-    return { name, in: 'path', required: true, schema }
-  })
+  const matchers = route.matchers as Record<string, { match?: RegExp; cast?: unknown }>
+  return names.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: declared[name] ?? matcherSchema(matchers[name]),
+  }))
 }
 
 /** Success response of an operation. */
@@ -126,7 +139,8 @@ function buildOperation(route: StoredRoute, method: string, operation: Operation
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
     tags: [tagOf(route.pattern)],
-    ...(authenticated ? { security: [{ bearerAuth: [] }] } : {}),
+    // Public operations say so (`[]`): a client generator then sends no credentials there.
+    security: operation.security ?? (authenticated ? [{ bearerAuth: [] }] : []),
     ...(permission !== null ? { 'x-permission': permission } : {}),
     parameters: [...pathParameters(route, operation), ...parametersFrom(operation.query, 'query')],
     ...(operation.body
@@ -234,7 +248,11 @@ async function contractOf(route: StoredRoute): Promise<Operation | undefined> {
   return controller.contract?.[handler.method ?? 'handle']
 }
 
-export async function buildDocument(info: { title: string; version: string }): Promise<Built> {
+export async function buildDocument(info: {
+  title: string
+  version: string
+  license?: { name: string; identifier: string }
+}): Promise<Built> {
   const paths: Record<string, Record<string, unknown>> = {}
   const undocumented: string[] = []
   for (const { route, method } of routeOperations()) {
@@ -261,6 +279,8 @@ export async function buildDocument(info: { title: string; version: string }): P
         'Admin operations carry the permission code they require in `x-permission`.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    // Relative: the paths (all under /api) are served by whatever origin serves this document.
+    servers: [{ url: '/', description: 'The server of this document' }],
     paths: Object.fromEntries(Object.entries(hoisted).sort(([a], [b]) => a.localeCompare(b))),
     components: {
       schemas,
@@ -274,6 +294,7 @@ export async function buildDocument(info: { title: string; version: string }): P
             'The JWT of POST /api/auth/login. On /api/admin routes (those with x-permission), ' +
             'an API token (rbac_..., POST /api/auth/tokens) is accepted too.',
         },
+        monitoringSecret: { type: 'apiKey', in: 'header', name: 'x-monitoring-secret' },
       },
     },
   }
@@ -289,6 +310,7 @@ export function openApiJson() {
     const { document } = await buildDocument({
       title: 'adonis-rbac-admin API',
       version: pkg.version,
+      license: { name: pkg.license, identifier: pkg.license },
     })
     return JSON.stringify(document)
   })()

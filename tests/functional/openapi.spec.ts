@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import app from '@adonisjs/core/services/app'
 import env from '#start/env'
@@ -10,6 +11,7 @@ import { permissionOf } from '#middleware/permission_middleware'
 import { createRoleValidator, listRolesValidator } from '#validators/admin/role'
 import { isolate } from '#tests/helpers/database'
 import { checkAgainstContract } from '#tests/helpers/openapi_contract'
+import { SCALAR_SCRIPT } from '#controllers/openapi_controller'
 
 const toPath = (pattern: string) => pattern.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
 
@@ -64,7 +66,21 @@ test.group('OpenAPI: the document is generated from the code', (group) => {
     }
     const me = document.paths['/api/auth/me'].get
     assert.deepEqual(me.security, [{ bearerAuth: [] }])
-    assert.notProperty(document.paths['/api/articles'].get, 'security')
+    // Public operations declare `security: []`; the metrics scrape its header secret.
+    for (const path of [
+      '/api/articles',
+      '/api/articles/{slug}',
+      '/api/health/ready',
+      '/api/auth/captcha',
+      '/api/auth/login',
+      '/api/openapi.json',
+      '/api/docs',
+    ]) {
+      const operation = document.paths[path].get ?? document.paths[path].post
+      assert.deepEqual(operation.security, [], path)
+    }
+    assert.deepEqual(document.paths['/api/metrics'].get.security, [{ monitoringSecret: [] }])
+    assert.deepEqual(document.servers, [{ url: '/', description: 'The server of this document' }])
   })
 
   test('request schemas are the validators’ own JSON Schema', async ({ assert }) => {
@@ -78,9 +94,18 @@ test.group('OpenAPI: the document is generated from the code', (group) => {
     const query = document.paths['/api/admin/roles'].get.parameters.map((p: any) => p.name)
     const { properties } = listRolesValidator.toJSONSchema() as any
     assert.deepEqual(query, Object.keys(properties))
+    // Path ids are integers, as the ids in the bodies are (the matcher casts 1-10 digits).
     const pathParam = document.paths['/api/admin/roles/{id}'].get.parameters[0]
     assert.equal(pathParam.in, 'path')
-    assert.equal(pathParam.schema.pattern, '^[1-9][0-9]{0,9}$')
+    assert.deepEqual(pathParam.schema, { type: 'integer', minimum: 1, maximum: 9_999_999_999 })
+    for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
+      for (const operation of Object.values<any>(item)) {
+        for (const parameter of operation.parameters.filter((p: any) => p.name === 'id')) {
+          const session = path.includes('/sessions/{id}') // a random 22-character id
+          assert.equal(parameter.schema.type, session ? 'string' : 'integer', path)
+        }
+      }
+    }
   })
 
   test('the error contract lists every code with its status', async ({ assert }) => {
@@ -153,11 +178,36 @@ test.group('OpenAPI: the document is generated from the code', (group) => {
     assert.deepEqual(exported, (await client.get('/api/openapi.json')).body())
   })
 
-  test('GET /api/docs is the reference page of /api/openapi.json', async ({ client, assert }) => {
+  test('GET /api/docs is the reference page of /api/openapi.json, its script served by the app', async ({
+    client,
+    assert,
+  }) => {
     const response = await client.get('/api/docs')
     response.assertStatus(200)
     assert.match(response.header('content-type') ?? '', /^text\/html/)
-    assert.include(response.text(), 'data-url="/api/openapi.json"')
+    const html = response.text()
+    assert.include(html, 'data-url="/api/openapi.json"')
+    // Every reference is local (works offline): no URL with a host, the script pinned by digest.
+    assert.notMatch(html, /(src|href)="(https?:)?\/\//)
+    assert.include(html, `src="${SCALAR_SCRIPT.src}" integrity="${SCALAR_SCRIPT.integrity}"`)
+
+    const script = await client.get(SCALAR_SCRIPT.src)
+    script.assertStatus(200)
+    assert.match(script.header('content-type') ?? '', /^text\/javascript/)
+    assert.equal(script.header('cache-control'), 'public, max-age=31536000, immutable')
+    const digest = createHash('sha384').update(script.text()).digest('base64')
+    assert.equal(`sha384-${digest}`, SCALAR_SCRIPT.integrity)
+    // The installed package is the pinned version.
+    const pkg = JSON.parse(
+      await readFile(app.makePath('node_modules/@scalar/api-reference/package.json'), 'utf8')
+    )
+    assert.equal(pkg.version, SCALAR_SCRIPT.version)
+    assert.include(SCALAR_SCRIPT.file, pkg.version)
+    const cached = await client
+      .get(SCALAR_SCRIPT.src)
+      .header('if-none-match', script.header('etag')!)
+    cached.assertStatus(304)
+    ;(await client.get('/api/docs/assets/other.js')).assertStatus(404)
   })
 
   test('OPENAPI_ENABLED=false: both answer 404 in the error contract', async ({
@@ -171,7 +221,7 @@ test.group('OpenAPI: the document is generated from the code', (group) => {
       // env.set writes process.env too; child app processes of later tests inherit it.
       if (before === undefined) delete process.env.OPENAPI_ENABLED
     })
-    for (const path of ['/api/openapi.json', '/api/docs']) {
+    for (const path of ['/api/openapi.json', '/api/docs', SCALAR_SCRIPT.src]) {
       const response = await client.get(path)
       response.assertStatus(404)
       response.assertBody({ errors: [{ code: 'E_NOT_FOUND', message: 'Resource not found' }] })

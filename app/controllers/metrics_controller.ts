@@ -1,0 +1,29 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import env from '#start/env'
+import { notFound } from '#exceptions/api_exception'
+import { contract } from '#openapi/contract'
+import { s } from '#openapi/schema'
+import { registry } from '#services/operations/metrics'
+import { presentsSecret } from '#services/operations/monitoring_secret'
+
+export default class MetricsController {
+  static contract = contract({
+    show: {
+      summary: 'Prometheus metrics of this instance',
+      description:
+        'Only for callers sending `x-monitoring-secret: <METRICS_SECRET>`; anyone else, and ' +
+        'everyone when METRICS_SECRET is not set, gets the 404 of an unknown route.',
+      raw: { schema: s.string(), contentType: 'text/plain' },
+      security: [{ monitoringSecret: [] }],
+      errors: [404],
+    },
+  })
+
+  /** The text exposition format; 404 (as an unknown route) without the secret. */
+  async show({ request, response }: HttpContext) {
+    if (!presentsSecret(request, env.get('METRICS_SECRET'))) throw notFound()
+    response.header('Content-Type', registry.contentType)
+    response.header('Cache-Control', 'no-store')
+    return response.send(await registry.metrics())
+  }
+}

@@ -1,0 +1,48 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { httpRequests } from '#services/operations/metrics'
+
+/**
+ * Probes answered as expected are counted in the metrics but not logged: a load balancer's
+ * readiness probe and a Prometheus scrape every few seconds would bury the requests people make.
+ * A probe answered 4xx/5xx (not ready, a wrong monitoring secret) is logged like any request.
+ */
+const QUIET_WHEN_OK = new Set([
+  '/api/health',
+  '/api/health/live',
+  '/api/health/ready',
+  '/api/metrics',
+])
+
+/**
+ * One answered request (AdonisJS's `http:request_completed` event, emitted once the answer is
+ * written, with the time since the request arrived): observed in the request histogram and
+ * written as ONE access-log line, info level, on the request's logger (which carries request_id).
+ */
+export function requestCompleted(event: { ctx: HttpContext; duration: [number, number] }) {
+  try {
+    observeAndLog(event.ctx, event.duration[0] + event.duration[1] / 1e9)
+  } catch (error) {
+    // The event is not awaited by the server: a throw here must not become an unhandled rejection.
+    event.ctx.logger.error({ err: error }, 'access log failed')
+  }
+}
+
+function observeAndLog(ctx: HttpContext, seconds: number) {
+  const route = ctx.route?.pattern ?? 'unmatched'
+  const method = ctx.request.method()
+  const status = ctx.response.response.statusCode
+  httpRequests.observe({ method, route, status }, seconds)
+  if (status < 400 && QUIET_WHEN_OK.has(route)) return
+  if (!ctx.logger.isLevelEnabled('info')) return
+  ctx.logger.info(
+    {
+      method,
+      route,
+      status,
+      ms: Math.round(seconds * 10_000) / 10,
+      requestId: ctx.request.id(),
+      userId: ctx.auth?.use('jwt').user?.id,
+    },
+    'request'
+  )
+}

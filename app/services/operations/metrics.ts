@@ -1,0 +1,84 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import db from '@adonisjs/lucid/services/db'
+
+/**
+ * The Prometheus metrics of this process (GET /api/metrics, docs/operations.md, "Metrics").
+ * Every label has a bounded set of values: route patterns (never a raw URL), methods, status
+ * codes, login outcomes, connection names. Counters are per process; Prometheus sums instances.
+ */
+export const registry = new Registry()
+
+collectDefaultMetrics({ register: registry })
+
+/** Answered requests by route pattern ("unmatched" when no route matched) and status. */
+export const httpRequests = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Time from the request to the end of its answer, by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [registry],
+})
+
+/** 429 answers (login, password, captcha and search limits), by route pattern. */
+export const rateLimitRefusals = new Counter({
+  name: 'rate_limit_refusals_total',
+  help: 'Requests refused with 429 by a rate limit, by route pattern',
+  labelNames: ['route'] as const,
+  registers: [registry],
+})
+
+/** Login attempts by the outcome the login log records (app/models/login_log.ts). */
+export const loginAttempts = new Counter({
+  name: 'login_attempts_total',
+  help: 'Login attempts by outcome',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+})
+
+/** The access snapshot cache (app/auth/access_snapshot.ts): hit, or miss (one statement). */
+export const snapshotLookups = new Counter({
+  name: 'access_snapshot_cache_total',
+  help: 'Access snapshot lookups by result (hit: cached for the current access version)',
+  labelNames: ['result'] as const,
+  registers: [registry],
+})
+
+type TarnPool = {
+  max: number
+  numUsed(): number
+  numFree(): number
+  numPendingAcquires(): number
+  numPendingCreates(): number
+}
+
+/**
+ * The knex (tarn) pool of every Lucid connection opened so far, read at scrape time through
+ * Lucid's `pool` / `readPool` getters and tarn's documented counters: `read` only when a
+ * replica gives the connection a pool of its own.
+ */
+new Gauge({
+  name: 'db_pool_connections',
+  help: 'Database pool connections by Lucid connection, side and state (used, free, pending_acquires, pending_creates, max)',
+  labelNames: ['connection', 'side', 'state'] as const,
+  registers: [registry],
+  collect() {
+    this.reset()
+    for (const [name, { connection }] of db.manager.connections) {
+      if (!connection) continue
+      const sides: [string, TarnPool | null][] = [['write', connection.pool as TarnPool | null]]
+      if (connection.readPool !== connection.pool) {
+        sides.push(['read', connection.readPool as TarnPool | null])
+      }
+      for (const [side, pool] of sides) {
+        if (!pool) continue
+        const set = (state: string, value: number) =>
+          this.set({ connection: name, side, state }, value)
+        set('used', pool.numUsed())
+        set('free', pool.numFree())
+        set('pending_acquires', pool.numPendingAcquires())
+        set('pending_creates', pool.numPendingCreates())
+        set('max', pool.max)
+      }
+    }
+  },
+})

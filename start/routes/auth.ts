@@ -56,6 +56,7 @@ router
           .as('destroy')
       })
       .as('tokens')
+      .use(middleware.auth())
     router
       .group(() => {
         router.get('profile', [controllers.auth.Profile, 'show']).as('profile.show')

@@ -9,6 +9,7 @@ import {
   usePermissions,
 } from 'react-admin'
 import { ListSubheader } from '@mui/material'
+import { Navigate, useLocation } from 'react-router-dom'
 import AccountTree from '@mui/icons-material/AccountTree'
 import Circle from '@mui/icons-material/CircleOutlined'
 import Description from '@mui/icons-material/Description'
@@ -93,8 +94,18 @@ const MyUserMenu = () => (
 // lose the page title rendered into it.
 const MyAppBar = () => <AppBar userMenu={<MyUserMenu />} />
 
+/** An account whose password an administrator chose (or that expired) changes it first. */
+function PasswordFirst({ children }: { children: ReactNode }) {
+  const { permissions } = usePermissions<Me>()
+  const { pathname } = useLocation()
+  if (permissions?.user.passwordChangeRequired && pathname !== '/password') {
+    return <Navigate to="/password" replace />
+  }
+  return children
+}
+
 export const Layout = ({ children }: { children: ReactNode }) => (
   <RaLayout menu={Sidebar} appBar={MyAppBar}>
-    {children}
+    <PasswordFirst>{children}</PasswordFirst>
   </RaLayout>
 )

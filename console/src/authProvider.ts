@@ -15,7 +15,7 @@ export type MenuNode = {
   children: MenuNode[]
 }
 export type Me = {
-  user: { id: number; account: string; nickname: string | null }
+  user: { id: number; account: string; nickname: string | null; passwordChangeRequired: boolean }
   roles: { id: number; code: string; name: string; status: string }[]
   menus: MenuNode[]
   permissions: string[]

@@ -1,12 +1,15 @@
 import { useState } from 'react'
 import type { FormEvent } from 'react'
-import { Title, useNotify } from 'react-admin'
+import { Title, useNotify, usePermissions } from 'react-admin'
 import { Alert, Button, Card, CardContent, TextField } from '@mui/material'
 import { api, tokens } from '../api'
+import type { Me } from '../authProvider'
 
 /** PUT /api/auth/password: every older token dies; the answer carries a fresh one for this tab. */
 export function PasswordPage() {
   const notify = useNotify()
+  const { permissions } = usePermissions<Me>()
+  const required = permissions?.user.passwordChangeRequired
   const [form, setForm] = useState({ currentPassword: '', newPassword: '', confirm: '' })
   const [error, setError] = useState('')
   const set = (key: keyof typeof form) => (event: { target: { value: string } }) =>
@@ -21,6 +24,11 @@ export function PasswordPage() {
         body: { currentPassword: form.currentPassword, newPassword: form.newPassword },
       })
       tokens.set(data.token)
+      // The whole console was waiting for this: reload it with the fresh /me.
+      if (required) {
+        window.history.replaceState(null, '', '#/')
+        return window.location.reload()
+      }
       setForm({ currentPassword: '', newPassword: '', confirm: '' })
       setError('')
       notify('Password changed: your other sessions have ended', { type: 'success' })
@@ -33,6 +41,9 @@ export function PasswordPage() {
     <Card sx={{ mt: 2, maxWidth: 420 }} component="form" onSubmit={submit}>
       <Title title="Change password" />
       <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+        {required && (
+          <Alert severity="info">Choose your own password before you go on.</Alert>
+        )}
         <TextField
           label="Current password"
           type="password"

@@ -8,7 +8,7 @@ import type { Me } from '../authProvider'
 /** PUT /api/auth/password: every older token dies; the answer carries a fresh one for this tab. */
 export function PasswordPage() {
   const notify = useNotify()
-  const { permissions } = usePermissions<Me>()
+  const { permissions, refetch } = usePermissions<Me>()
   const required = permissions?.user.passwordChangeRequired
   const [form, setForm] = useState({ currentPassword: '', newPassword: '', confirm: '' })
   const [error, setError] = useState('')
@@ -24,14 +24,11 @@ export function PasswordPage() {
         body: { currentPassword: form.currentPassword, newPassword: form.newPassword },
       })
       tokens.set(data.token)
-      // The whole console was waiting for this: reload it with the fresh /me.
-      if (required) {
-        window.history.replaceState(null, '', '#/')
-        return window.location.reload()
-      }
       setForm({ currentPassword: '', newPassword: '', confirm: '' })
       setError('')
       notify('Password changed: your other sessions have ended', { type: 'success' })
+      // The rest of the console was waiting for this (Layout.tsx, PasswordFirst).
+      if (required) await refetch()
     } catch (failure) {
       setError((failure as Error).message)
     }

@@ -29,45 +29,31 @@ const maxBlock = string.seconds.parse(limits.maxBlock)
 
 export type LimitKey = { key: string; requests: number }
 
-export const ipKey = (ip: string): LimitKey => ({
-  key: `login_ip_${addressKey(ip)}`,
-  requests: limits.loginFailuresPerIp,
-})
+const limitKey = (key: string, requests: number): LimitKey => ({ key, requests })
+const perAccount = () => limits.loginFailuresPerAccount
+
+export const ipKey = (ip: string) =>
+  limitKey(`login_ip_${addressKey(ip)}`, limits.loginFailuresPerIp)
 /** Accounts are case-insensitive for counting, so "Admin" and "admin" share one counter. */
-export const accountKey = (account: string): LimitKey => ({
-  key: `login_account_${account.toLowerCase()}`,
-  requests: limits.loginFailuresPerAccount,
-})
+export const accountKey = (account: string) =>
+  limitKey(`login_account_${account.toLowerCase()}`, perAccount())
 /**
  * The current-password check of a password change, per signed-in session (the JWT's `jti`): a
  * stolen token guesses at most this many times, and anonymous login failures never block the owner.
  */
-export const sessionKey = (sessionId: string): LimitKey => ({
-  key: `password_session_${sessionId}`,
-  requests: limits.loginFailuresPerAccount,
-})
-export const deviceKey = (deviceId: string): LimitKey => ({
-  key: `login_device_${deviceId}`,
-  requests: limits.loginFailuresPerAccount,
-})
+export const sessionKey = (sessionId: string) =>
+  limitKey(`password_session_${sessionId}`, perAccount())
+export const deviceKey = (deviceId: string) => limitKey(`login_device_${deviceId}`, perAccount())
 
 /**
  * The second login step (a TOTP or recovery code after a right password) has keys of its own, with
  * the same allowances and blocks: a right password must not clear what wrong codes counted, and
  * wrong codes must not lock the password step. With a valid device token only (account, device).
  */
-export const mfaIpKey = (ip: string): LimitKey => ({
-  key: `mfa_ip_${addressKey(ip)}`,
-  requests: limits.loginFailuresPerIp,
-})
-export const mfaAccountKey = (userId: number): LimitKey => ({
-  key: `mfa_account_${userId}`,
-  requests: limits.loginFailuresPerAccount,
-})
-export const mfaDeviceKey = (deviceId: string): LimitKey => ({
-  key: `mfa_device_${deviceId}`,
-  requests: limits.loginFailuresPerAccount,
-})
+export const mfaIpKey = (ip: string) =>
+  limitKey(`mfa_ip_${addressKey(ip)}`, limits.loginFailuresPerIp)
+export const mfaAccountKey = (userId: number) => limitKey(`mfa_account_${userId}`, perAccount())
+export const mfaDeviceKey = (deviceId: string) => limitKey(`mfa_device_${deviceId}`, perAccount())
 
 /** Every key an account's unlock clears: its login and second-step counts, and its devices'. */
 export const accountLimitKeys = (account: string, userId: number, deviceIds: string[]) => [

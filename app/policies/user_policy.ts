@@ -25,39 +25,18 @@ export default class UserPolicy extends BasePolicy {
     return this.grantRoles(principal, roles)
   }
 
-  /** Edit, disable, re-enable: the account holds nothing the caller lacks. */
-  update(principal: Principal, account: AccountHolding) {
-    return this.manage(principal, account)
-  }
-
-  delete(principal: Principal, account: AccountHolding) {
-    return this.manage(principal, account)
-  }
-
-  /** Clearing an account's login blocks. */
-  unlock(principal: Principal, account: AccountHolding) {
-    return this.manage(principal, account)
-  }
-
-  /** Taking over an account is granting oneself what it holds. */
-  resetPassword(principal: Principal, account: AccountHolding) {
-    return this.manage(principal, account)
-  }
-
-  /** Removing an account's second factor weakens its login: the same rule as a password reset. */
-  resetTwoFactor(principal: Principal, account: AccountHolding) {
-    return this.resetPassword(principal, account)
-  }
-
-  /** Ending one of the account's sessions (online administrators, force logout). */
-  forceLogout(principal: Principal, account: AccountHolding) {
-    return this.manage(principal, account)
-  }
-
-  /** Revoking one of the account's API tokens (monitors): judged like force logout. */
-  revokeApiToken(principal: Principal, account: AccountHolding) {
-    return this.manage(principal, account)
-  }
+  /**
+   * The account holds nothing the caller lacks: to edit, disable or re-enable it, delete it, clear
+   * its login blocks, take it over (password or second-factor reset: granting oneself what it
+   * holds), end one of its sessions or revoke one of its API tokens.
+   */
+  update = this.manage
+  delete = this.manage
+  unlock = this.manage
+  resetPassword = this.manage
+  resetTwoFactor = this.manage
+  forceLogout = this.manage
+  revokeApiToken = this.manage
 
   /** An own API token: every code it carries is held by the caller (tokens never hold more). */
   createApiToken(principal: Principal, codes: readonly string[]) {

@@ -1,4 +1,5 @@
 import vine from '@vinejs/vine'
+import { email } from '#validators/admin/user'
 
 /**
  * PUT /api/auth/profile: what an administrator may change about themselves. The account name,
@@ -7,12 +8,5 @@ import vine from '@vinejs/vine'
  */
 export const updateProfileValidator = vine.create({
   nickname: vine.string().trim().minLength(1).maxLength(64).optional(),
-  email: vine
-    .string()
-    .trim()
-    .maxLength(254)
-    .email()
-    .nullable()
-    .optional()
-    .transform((value) => value || null),
+  email: email(),
 })

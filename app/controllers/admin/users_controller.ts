@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import UserService from '#services/admin/user_service'
 import { actorOf } from '#services/admin/common'
+import type User from '#models/user'
 import UserTransformer from '#transformers/admin/user_transformer'
 import {
   assignRolesValidator,
@@ -62,16 +63,17 @@ export default class UsersController {
   }
 
   async store(ctx: HttpContext) {
-    const data = await ctx.request.validateUsing(createUserValidator)
-    const user = await this.users.create(actorOf(ctx), data)
+    const user = await this.users.create(
+      actorOf(ctx),
+      await ctx.request.validateUsing(createUserValidator)
+    )
     ctx.response.status(201)
     return ctx.serialize(UserTransformer.transform(user))
   }
 
   async update(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(updateUserValidator)
-    const user = await this.users.update(actorOf(ctx), ctx.params.id, data)
-    return ctx.serialize(UserTransformer.transform(user))
+    return shown(ctx, await this.users.update(actorOf(ctx), ctx.params.id, data))
   }
 
   async destroy(ctx: HttpContext) {
@@ -81,13 +83,11 @@ export default class UsersController {
 
   async assignRoles(ctx: HttpContext) {
     const { roleIds } = await ctx.request.validateUsing(assignRolesValidator)
-    const user = await this.users.assignRoles(actorOf(ctx), ctx.params.id, roleIds)
-    return ctx.serialize(UserTransformer.transform(user))
+    return shown(ctx, await this.users.assignRoles(actorOf(ctx), ctx.params.id, roleIds))
   }
 
   async unlock(ctx: HttpContext) {
-    const user = await this.users.unlock(actorOf(ctx), ctx.params.id)
-    return ctx.serialize(UserTransformer.transform(user))
+    return shown(ctx, await this.users.unlock(actorOf(ctx), ctx.params.id))
   }
 
   async resetTwoFactor(ctx: HttpContext) {
@@ -97,7 +97,9 @@ export default class UsersController {
 
   async resetPassword(ctx: HttpContext) {
     const { password } = await ctx.request.validateUsing(resetPasswordValidator)
-    const user = await this.users.resetPassword(actorOf(ctx), ctx.params.id, password)
-    return ctx.serialize(UserTransformer.transform(user))
+    return shown(ctx, await this.users.resetPassword(actorOf(ctx), ctx.params.id, password))
   }
 }
+
+/** The account as every write answers it. */
+const shown = ({ serialize }: HttpContext, user: User) => serialize(UserTransformer.transform(user))

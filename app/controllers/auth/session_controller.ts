@@ -52,27 +52,25 @@ export default class SessionController {
   })
 
   /** POST /api/auth/login: account, password and the one-time captcha credential -> admin JWT. */
-  async store({ request, response, logger, serialize }: HttpContext) {
-    const input = await request.validateUsing(loginValidator)
-    const { body, rateLimit } = await login(
-      { ...input, ip: request.ip(), userAgent: request.header('user-agent') },
-      logger
-    )
-    setRateLimitHeaders(response, rateLimit)
-    response.header('Cache-Control', 'no-store')
-    return serialize(body)
+  async store(ctx: HttpContext) {
+    const input = await ctx.request.validateUsing(loginValidator)
+    return this.send(ctx, await login({ ...input, ...clientOf(ctx) }, ctx.logger))
   }
 
   /** POST /api/auth/login/2fa: the mfaToken of the password step and a code -> admin JWT. */
-  async secondStep({ request, response, logger, serialize }: HttpContext) {
-    const input = await request.validateUsing(loginSecondStepValidator)
-    const { body, rateLimit } = await loginSecondStep(
-      { ...input, ip: request.ip(), userAgent: request.header('user-agent') },
-      logger
-    )
-    setRateLimitHeaders(response, rateLimit)
+  async secondStep(ctx: HttpContext) {
+    const input = await ctx.request.validateUsing(loginSecondStepValidator)
+    return this.send(ctx, await loginSecondStep({ ...input, ...clientOf(ctx) }, ctx.logger))
+  }
+
+  /** Both steps answer with rate-limit headers, never cached. */
+  protected send<Answer extends { body: object; rateLimit: RateLimit }>(
+    { response, serialize }: HttpContext,
+    answer: Answer
+  ) {
+    setRateLimitHeaders(response, answer.rateLimit)
     response.header('Cache-Control', 'no-store')
-    return serialize(body)
+    return serialize(answer.body as Record<string, unknown>) as Promise<{ data: Answer['body'] }>
   }
 
   /** POST /api/auth/logout: ends the session of this token; its next request is a 401. */
@@ -81,3 +79,10 @@ export default class SessionController {
     return response.noContent()
   }
 }
+
+type RateLimit = Parameters<typeof setRateLimitHeaders>[1]
+/** The client as the login steps record it. */
+const clientOf = ({ request }: HttpContext) => ({
+  ip: request.ip(),
+  userAgent: request.header('user-agent'),
+})

@@ -19,29 +19,26 @@ export const httpRequests = new Histogram({
   registers: [registry],
 })
 
+/** A counter with one label, in this registry. */
+const counter = <Label extends string>(name: string, help: string, label: Label) =>
+  new Counter({ name, help, labelNames: [label] as const, registers: [registry] })
+
 /** 429 answers (login, password, captcha and search limits), by route pattern. */
-export const rateLimitRefusals = new Counter({
-  name: 'rate_limit_refusals_total',
-  help: 'Requests refused with 429 by a rate limit, by route pattern',
-  labelNames: ['route'] as const,
-  registers: [registry],
-})
+export const rateLimitRefusals = counter(
+  'rate_limit_refusals_total',
+  'Requests refused with 429 by a rate limit, by route pattern',
+  'route'
+)
 
 /** Login attempts by the outcome the login log records (app/models/login_log.ts). */
-export const loginAttempts = new Counter({
-  name: 'login_attempts_total',
-  help: 'Login attempts by outcome',
-  labelNames: ['outcome'] as const,
-  registers: [registry],
-})
+export const loginAttempts = counter('login_attempts_total', 'Login attempts by outcome', 'outcome')
 
 /** The access snapshot cache (app/auth/access_snapshot.ts): hit, or miss (one statement). */
-export const snapshotLookups = new Counter({
-  name: 'access_snapshot_cache_total',
-  help: 'Access snapshot lookups by result (hit: cached for the current access version)',
-  labelNames: ['result'] as const,
-  registers: [registry],
-})
+export const snapshotLookups = counter(
+  'access_snapshot_cache_total',
+  'Access snapshot lookups by result (hit: cached for the current access version)',
+  'result'
+)
 
 type TarnPool = {
   max: number

@@ -22,7 +22,8 @@ const account = () =>
     .maxLength(64)
     .regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]*$/)
 
-const email = () =>
+/** Also the own profile's (app/validators/profile.ts). */
+export const email = () =>
   vine
     .string()
     .trim()

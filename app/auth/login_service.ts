@@ -210,9 +210,13 @@ type SecondStepInput = Client & {
  */
 export async function loginSecondStep(input: SecondStepInput, logger: Logger) {
   const { ip } = input
+  // Guessed or dead mfaTokens cost the address, as a bad captcha credential does at step one.
+  const addressKey = [mfaIpKey(ip)]
+  await limited(logger, addressKey, { ...input, account: '' }, () => assertAllowed(addressKey))
   const challenge = await findMfaChallenge(input.mfaToken)
   const user = challenge ? await User.find(challenge.userId) : null
   if (!challenge || !user || !user.isEnabled || user.tokenVersion !== challenge.tokenVersion) {
+    await countFailure(addressKey[0])
     await recordLogin({
       ...input,
       account: user?.account ?? '',

@@ -5,6 +5,8 @@ import db from '@adonisjs/lucid/services/db'
 import encryption from '@adonisjs/core/services/encryption'
 import User from '#models/user'
 import { withRealCommits } from '#tests/helpers/database'
+import { sendFrom } from '#tests/helpers/http_from'
+import env from '#start/env'
 import {
   TEST_PASSWORD,
   createAdmin,
@@ -194,6 +196,22 @@ test.group('Second factor (TOTP)', (group) => {
       assert.equal(errorCode(response), 'E_MFA_TOKEN_INVALID')
       assert.equal((await db.from('admin_sessions').where('user_id', user.id)).length, 0)
     })
+
+  test('guessing mfaTokens costs the address: past its allowance a 429, even for a real token', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createAdmin('guessed')
+    const { secret } = await enrolled(user)
+    const from = '127.0.0.53'
+    const guess = (mfaToken: string) =>
+      sendFrom(from, 'POST', '/api/auth/login/2fa', { body: { mfaToken, code: totp(secret) } })
+    const allowance = env.get('LIMIT_LOGIN_FAILURES_PER_IP', 20)
+    for (let i = 0; i < allowance; i++)
+      assert.equal((await guess(`${i}`.padEnd(43, 'x'))).status, 400)
+    assert.equal((await guess(await mfaTokenFor(client, user))).status, 429)
+    assert.equal((await db.from('admin_sessions').where('user_id', user.id)).length, 0)
+  })
 
   test('a recovery code signs in once (any case, dashes optional); its reuse is refused', async ({
     client,

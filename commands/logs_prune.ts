@@ -7,12 +7,14 @@ const BATCH = 5000
 /**
  * node ace logs:prune [--days=180]
  *
- * Deletes login-log and audit-log rows older than N days, and sessions that ended or expired
- * more than N days ago, in batches of 5,000 rows. Run it from cron (docs/operations.md, "Retention").
+ * Deletes login-log and audit-log rows older than N days, sessions that ended or expired more
+ * than N days ago, and dead API tokens (expired more than N days ago, or revoked by the owner's
+ * tokenVersion and created more than N days ago), in batches of 5,000 rows. Run it from cron (docs/operations.md, "Retention").
  */
 export default class LogsPrune extends BaseCommand {
   static commandName = 'logs:prune'
-  static description = 'Delete login log, audit log and ended sessions older than --days'
+  static description =
+    'Delete login log, audit log, ended sessions and dead API tokens older than --days'
   static options: CommandOptions = { startApp: true }
 
   @flags.number({ description: 'Keep this many days (default 180)' })
@@ -47,8 +49,21 @@ export default class LogsPrune extends BaseCommand {
     const sessions = await prune('admin_sessions', (query) =>
       query.where((ended: any) => ended.where('ended_at', '<', ms).orWhere('expires_at', '<', ms))
     )
+    const tokens = await prune('api_tokens', (query) =>
+      query.where((dead: any) =>
+        dead
+          .where('expires_at', '<', ms)
+          .orWhereExists(
+            db
+              .from('users')
+              .whereColumn('users.id', 'api_tokens.user_id')
+              .whereColumn('users.token_version', '<>', 'api_tokens.token_version')
+              .where('api_tokens.created_at', '<', ms)
+          )
+      )
+    )
     this.logger.success(
-      `Pruned rows older than ${days} days: ${logins} login log, ${audits} audit log, ${sessions} sessions`
+      `Pruned rows older than ${days} days: ${logins} login log, ${audits} audit log, ${sessions} sessions, ${tokens} API tokens`
     )
   }
 }

@@ -58,14 +58,41 @@ test.group('node ace logs:prune', (group) => {
         session('stillalive', null, Date.now() + day),
       ])
 
+    // API tokens: expired long ago and revoked long ago go; expired recently, revoked recently
+    // (created within the window) and live ones stay.
+    const token = (name: string, created: number, expires: number, version: number) => ({
+      user_id: user.id,
+      name,
+      token_hash: name.padEnd(64, '0'),
+      hint: 'abcd',
+      permissions: '[]',
+      token_version: version,
+      created_at: created,
+      expires_at: expires,
+    })
+    const owners = Number(user.tokenVersion)
+    await db
+      .table('api_tokens')
+      .multiInsert([
+        token('expiredlongago', Date.now() - 90 * day, Date.now() - 40 * day, owners),
+        token('revokedlongago', Date.now() - 40 * day, Date.now() + day, owners - 1),
+        token('expiredrecently', Date.now() - 50 * day, Date.now() - 2 * day, owners),
+        token('revokedrecently', Date.now() - 2 * day, Date.now() + day, owners - 1),
+        token('live', Date.now() - 40 * day, Date.now() + day, owners),
+      ])
+
     const run = runAce(['logs:prune', '--days=30'], {}, 120_000)
     assert.equal(run.status, 0, run.output)
-    assert.include(run.stdout, '12000 login log, 2 audit log, 2 sessions')
+    assert.include(run.stdout, '12000 login log, 2 audit log, 2 sessions, 2 API tokens')
     assert.lengthOf(await db.from('login_logs'), 2)
     assert.lengthOf(await db.from('audit_logs'), 1)
     assert.sameMembers(
       (await db.from('admin_sessions').select('id')).map((row) => row.id.replace(/x+$/, '')),
       ['endedrecently', 'stillalive']
+    )
+    assert.sameMembers(
+      (await db.from('api_tokens').select('name')).map((row) => row.name),
+      ['expiredrecently', 'revokedrecently', 'live']
     )
 
     assert.equal(runAce(['logs:prune', '--days=0']).status, 1)

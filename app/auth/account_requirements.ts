@@ -16,6 +16,9 @@ const MESSAGES: Record<Requirement, string> = {
   E_2FA_SETUP_REQUIRED: 'Set up a second factor first (POST /api/auth/2fa/setup)',
 }
 
+/** Every requirement: a route accepting all of them never answers the gate's 403. */
+export const REQUIREMENTS = Object.keys(MESSAGES) as Requirement[]
+
 /** The first thing the account must do, or null. Checks are added in priority order. */
 export function pendingRequirement(
   user: User,

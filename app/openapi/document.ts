@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import app from '@adonisjs/core/services/app'
 import router from '@adonisjs/core/services/router'
 import { ERROR_CODES } from '#exceptions/error_codes'
+import { REQUIREMENTS, type Requirement } from '#auth/account_requirements'
 import { permissionOf } from '#middleware/permission_middleware'
 import type { Operation } from '#openapi/contract'
 import { nameOf, pageMetaSchema, s, type Schema } from '#openapi/schema'
@@ -23,7 +24,7 @@ type Built = { document: Record<string, any>; undocumented: string[] }
 const ERROR_STATUS_NAMES: Record<number, string> = {
   400: 'Bad request, or captcha refused',
   401: 'Not authenticated',
-  403: 'Permission refused',
+  403: 'Permission refused, or the account must change its password or enrol a second factor first',
   404: 'Not found',
   409: 'Conflict',
   413: 'Payload too large',
@@ -114,10 +115,17 @@ function successResponse(operation: Operation) {
   return { [status]: { description: 'Success', content: { [contentType]: { schema } } } }
 }
 
+/** An authenticated route the account gate may refuse (403 E_PASSWORD_CHANGE_REQUIRED, ...). */
+function gated(route: StoredRoute) {
+  const auth = namedMiddleware(route).find((entry) => entry.name === 'auth')
+  const accepted = (auth?.args as { pending?: Requirement[] } | undefined)?.pending ?? []
+  return REQUIREMENTS.some((requirement) => !accepted.includes(requirement))
+}
+
 function errorStatuses(route: StoredRoute, operation: Operation, authenticated: boolean) {
   const statuses = new Set<number>(operation.errors ?? [])
   if (authenticated) statuses.add(401)
-  if (permissionOf(route) !== null) statuses.add(403)
+  if (permissionOf(route) !== null || (authenticated && gated(route))) statuses.add(403)
   if (route.pattern.includes(':')) statuses.add(404)
   if (operation.query || operation.body || operation.params || operation.upload) statuses.add(422)
   return [...statuses].sort()

@@ -66,6 +66,9 @@ test.group('OpenAPI: the document is generated from the code', (group) => {
     }
     const me = document.paths['/api/auth/me'].get
     assert.deepEqual(me.security, [{ bearerAuth: [] }])
+    // The account gate: /me accepts a pending account, the profile refuses it with a 403.
+    assert.notProperty(me.responses, '403')
+    assert.property(document.paths['/api/auth/profile'].get.responses, '403')
     // Public operations declare `security: []`; the metrics scrape its header secret.
     for (const path of [
       '/api/articles',

@@ -4,6 +4,7 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { Browser, Page } from 'playwright-core'
+import sharp from 'sharp'
 import env from '#start/env'
 import { withRealCommits } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, challengeAnswer } from '#tests/helpers/auth'
@@ -510,6 +511,58 @@ test.group('Console in Chromium', (group) => {
     await tokenRow.waitFor({ state: 'detached' }) // revoking deletes the row
     assert.isNull(await db.from('api_tokens').where('id', row.id).first())
     assert.equal((await call('/api/admin/users')).status, 401)
+    await context.close()
+  })
+
+  test('the own profile and avatar from the console: a refused upload says why and stores nothing', async ({
+    assert,
+  }) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const page = await context.newPage()
+    const admin = await db.from('users').where('account', ADMIN_ACCOUNT).firstOrFail()
+    await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD)
+    await page.getByRole('button', { name: 'Profile' }).click()
+    await page.getByRole('menuitem', { name: 'My account' }).click()
+    await page.waitForURL(/#\/account$/)
+    await page.locator('input[name="nickname"]').fill('Chief Admin')
+    await page.locator('input[name="email"]').fill('chief@example.com')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Profile saved').waitFor()
+    // The app bar's name comes from /me, read again.
+    await page.locator('header', { hasText: 'Chief Admin' }).waitFor()
+    const saved = await db.from('users').where('id', admin.id).firstOrFail()
+    assert.equal(saved.nickname, 'Chief Admin')
+    assert.equal(saved.email, 'chief@example.com')
+
+    // A renamed executable: refused with the reason, nothing stored.
+    const fileInput = page.locator('input[type="file"]')
+    await fileInput.setInputFiles({
+      name: 'avatar.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('MZ\x90\x00 not an image at all'),
+    })
+    await page.getByRole('button', { name: 'Upload' }).click()
+    await page
+      .getByText('This is not a PNG, JPEG, GIF or WebP image the server can read.')
+      .first()
+      .waitFor()
+    assert.isNull(await db.from('user_avatars').where('user_id', admin.id).first())
+
+    // A real PNG: stored as WebP and shown (fetched with the token: avatars are not public).
+    const png = await sharp({
+      create: { width: 300, height: 200, channels: 3, background: '#3366cc' },
+    })
+      .png()
+      .toBuffer()
+    await fileInput.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png })
+    await page.getByRole('button', { name: 'Upload' }).click()
+    await page.getByText('Avatar changed').waitFor()
+    const shown = page.locator('[data-testid="avatar"] img')
+    await shown.waitFor()
+    assert.match((await shown.getAttribute('src'))!, /^blob:/)
+    assert.equal(await shown.evaluate((img: HTMLImageElement) => img.naturalWidth), 256)
+    assert.isNotNull(await db.from('user_avatars').where('user_id', admin.id).first())
+    await page.screenshot({ path: `${SHOTS}/profile.png`, fullPage: true })
     await context.close()
   })
 

@@ -26,10 +26,10 @@ import {
 } from 'react-admin'
 import { Alert, Box, Card, CardContent, Typography } from '@mui/material'
 import Delete from '@mui/icons-material/Delete'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api'
 import type { Me } from '../../authProvider'
-import { AccountPage, ShownOnce } from './common'
+import { AccountPage, ShownOnce, useAccountQuery } from './common'
 
 /** Every string of the API tokens page. */
 const TEXT = {
@@ -67,6 +67,7 @@ type ApiToken = {
   expiresAt: string
   lastUsedAt: string | null
 }
+/** useAccountQuery's key of the list. */
 const TOKENS_KEY = ['account', 'tokens']
 
 /** GET/POST /api/auth/tokens, DELETE /api/auth/tokens/:id: the own API tokens. */
@@ -76,10 +77,7 @@ export function TokensPage() {
   const queryClient = useQueryClient()
   const [shown, setShown] = useState<string | null>(null)
   const [formKey, setFormKey] = useState(0)
-  const tokens = useQuery({
-    queryKey: TOKENS_KEY,
-    queryFn: async () => (await api<ApiToken[]>('auth/tokens')).data,
-  })
+  const tokens = useAccountQuery<ApiToken[]>('tokens', 'auth/tokens')
   const list = useList({ data: tokens.data ?? [], isPending: tokens.isPending, perPage: 100 })
 
   if (!me) return <Loading />

@@ -1,6 +1,14 @@
 import { useEffect, useState } from 'react'
 import type { ReactNode } from 'react'
-import { Button, MenuItemLink, Title, useNotify, usePermissions, useUserMenu } from 'react-admin'
+import {
+  Button,
+  MenuItemLink,
+  Title,
+  useLogoutIfAccessDenied,
+  useNotify,
+  usePermissions,
+  useUserMenu,
+} from 'react-admin'
 import { Box, Tab, Tabs, Typography } from '@mui/material'
 import AccountCircle from '@mui/icons-material/AccountCircle'
 import ContentCopy from '@mui/icons-material/ContentCopy'
@@ -31,14 +39,26 @@ export type Profile = Me['user'] & {
   avatarUrl: string | null
 }
 
-/** GET /api/auth/profile, shared by the profile page and the second-factor guard below. */
-export const PROFILE_KEY = ['account', 'profile']
-export const useProfile = (enabled = true) =>
-  useQuery({
-    queryKey: PROFILE_KEY,
-    queryFn: async () => (await api<Profile>('auth/profile')).data,
+/**
+ * GET /api/auth/<path> through react-query, as react-admin's own queries: a 401 (the session
+ * ended) signs out, anything else stays on the page as `error`.
+ */
+export function useAccountQuery<T>(key: string, path: string, enabled = true) {
+  const logoutIfAccessDenied = useLogoutIfAccessDenied()
+  const query = useQuery({
+    queryKey: ['account', key],
+    queryFn: async () => (await api<T>(path)).data,
     enabled,
   })
+  useEffect(() => {
+    if (query.error) logoutIfAccessDenied(query.error)
+  }, [query.error, logoutIfAccessDenied])
+  return query
+}
+
+/** GET /api/auth/profile, shared by the profile page and the second-factor guard below. */
+export const useProfile = (enabled = true) =>
+  useAccountQuery<Profile>('profile', 'auth/profile', enabled)
 
 /** After a change to the own account: the profile and /me (identity, twoFactorEnabled) again. */
 export function useAccountChanged() {

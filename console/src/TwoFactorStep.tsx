@@ -7,7 +7,6 @@ import {
   CardContent,
   Checkbox,
   FormControlLabel,
-  Link,
   TextField,
   Typography,
 } from '@mui/material'
@@ -119,9 +118,9 @@ export function TwoFactorStep(props: {
         <Button type="submit" variant="contained" fullWidth disabled={busy || !value.trim()}>
           {TEXT.submit}
         </Button>
-        <Link
-          component="button"
-          type="button"
+        <Button
+          size="small"
+          sx={{ textTransform: 'none' }}
           onClick={() => {
             setRecovery(!recovery)
             setValue('')
@@ -129,10 +128,15 @@ export function TwoFactorStep(props: {
           }}
         >
           {recovery ? TEXT.useCode : TEXT.useRecovery}
-        </Link>
-        <Link component="button" type="button" onClick={() => props.onRestart()}>
+        </Button>
+        <Button
+          size="small"
+          color="inherit"
+          sx={{ textTransform: 'none' }}
+          onClick={() => props.onRestart()}
+        >
           {TEXT.restart}
-        </Link>
+        </Button>
       </CardContent>
     </Card>
   )

@@ -414,7 +414,10 @@ test.group('Console in Chromium', (group) => {
       const qr = page.locator('[data-testid="2fa-qr"]')
       await qr.waitFor()
       assert.match((await qr.getAttribute('src'))!, /^data:image\/png;base64,/)
-      assert.isAbove(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth), 0)
+      assert.isAbove(
+        await qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+        0
+      )
       const secret = (await page.locator('[data-testid="2fa-secret"]').innerText()).trim()
       assert.match(secret, /^[A-Z2-7]+=*$/)
       await page.screenshot({ path: `${SHOTS}/2fa-setup.png` })
@@ -593,7 +596,10 @@ test.group('Console in Chromium', (group) => {
     const shown = page.locator('[data-testid="avatar"] img')
     await shown.waitFor()
     assert.match((await shown.getAttribute('src'))!, /^blob:/)
-    assert.equal(await shown.evaluate((img: HTMLImageElement) => img.naturalWidth), 256)
+    assert.equal(
+      await shown.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      256
+    )
     assert.isNotNull(await db.from('user_avatars').where('user_id', admin.id).first())
     await page.screenshot({ path: `${SHOTS}/profile.png`, fullPage: true })
     await context.close()

@@ -9,6 +9,10 @@ import { Layout } from './Layout'
 import { LoginPage } from './LoginPage'
 import { PAGES } from './pages'
 import { PasswordPage } from './pages/password'
+import { ACCOUNT_ROUTES } from './pages/account/common'
+import { ProfilePage } from './pages/account/ProfilePage'
+import { SecondFactorPage } from './pages/account/SecondFactorPage'
+import { TokensPage } from './pages/account/TokensPage'
 
 /** The page nodes of the /me tree, in tree order: each names a component this console may know. */
 const pageNodes = (nodes: MenuNode[]): MenuNode[] =>
@@ -91,6 +95,9 @@ export function App() {
           }),
         <CustomRoutes key="custom">
           <Route path="/password" element={<PasswordPage />} />
+          <Route path={ACCOUNT_ROUTES.profile} element={<ProfilePage />} />
+          <Route path={ACCOUNT_ROUTES.twoFactor} element={<SecondFactorPage />} />
+          <Route path={ACCOUNT_ROUTES.tokens} element={<TokensPage />} />
         </CustomRoutes>,
       ]}
     </Admin>

@@ -24,6 +24,7 @@ import Person from '@mui/icons-material/Person'
 import Settings from '@mui/icons-material/Settings'
 import type { Me, MenuNode } from './authProvider'
 import { PAGES } from './pages'
+import { AccountMenuItem, SecondFactorFirst } from './pages/account/common'
 
 /** Icon names stored on menu nodes (RuoYi-style names from the seed) mapped to MUI icons. */
 const ICONS: Record<string, ReactNode> = {
@@ -85,6 +86,7 @@ function Sidebar() {
 
 const MyUserMenu = () => (
   <UserMenu>
+    <AccountMenuItem />
     <MenuItemLink to="/password" primaryText="Change password" leftIcon={<Key />} />
     <Logout />
   </UserMenu>
@@ -106,6 +108,8 @@ function PasswordFirst({ children }: { children: ReactNode }) {
 
 export const Layout = ({ children }: { children: ReactNode }) => (
   <RaLayout menu={Sidebar} appBar={MyAppBar}>
-    <PasswordFirst>{children}</PasswordFirst>
+    <PasswordFirst>
+      <SecondFactorFirst>{children}</SecondFactorFirst>
+    </PasswordFirst>
   </RaLayout>
 )

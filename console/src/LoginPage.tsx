@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState } from 'react'
 import type { FormEvent } from 'react'
 import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material'
 import { SliderCaptcha } from './captcha/SliderCaptcha'
-import type { LoginParams } from './authProvider'
+import type { LoginParams, MfaRequired } from './authProvider'
+import { TwoFactorStep } from './TwoFactorStep'
 
 /** `value` once it has not changed for `ms`. */
 function useSettled(value: string, ms: number) {
@@ -32,6 +33,8 @@ export function LoginPage({ login }: { login: (params: LoginParams) => Promise<u
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
   const onToken = useCallback((token: string | null) => setCaptchaToken(token), [])
+  // Set when the password was right and the account has a second factor.
+  const [mfa, setMfa] = useState<MfaRequired | null>(null)
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -39,13 +42,23 @@ export function LoginPage({ login }: { login: (params: LoginParams) => Promise<u
     setBusy(true)
     setError('')
     try {
-      await login({ account, password, captchaToken })
+      const answer = (await login({ account, password, captchaToken })) as MfaRequired | undefined
+      if (answer?.mfaRequired) {
+        setMfa(answer)
+        setPassword('')
+      }
     } catch (failure) {
       setError((failure as Error).message)
       setCaptchaKey((key) => key + 1)
     } finally {
       setBusy(false)
     }
+  }
+
+  const restart = (message?: string) => {
+    setMfa(null)
+    setError(message ?? '')
+    setCaptchaKey((key) => key + 1)
   }
 
   return (
@@ -58,7 +71,12 @@ export function LoginPage({ login }: { login: (params: LoginParams) => Promise<u
         bgcolor: 'grey.100',
       }}
     >
-      <Card component="form" onSubmit={submit} sx={{ width: 380 }}>
+      {mfa && <TwoFactorStep mfaToken={mfa.mfaToken} login={login} onRestart={restart} />}
+      <Card
+        component="form"
+        onSubmit={submit}
+        sx={{ width: 380, display: mfa ? 'none' : undefined }}
+      >
         <CardContent
           sx={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'center' }}
         >

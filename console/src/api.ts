@@ -48,12 +48,18 @@ export async function api<T = any>(
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers }
   const token = tokens.get()
   if (token) headers.Authorization = `Bearer ${token}`
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json'
+  // A FormData body (an upload) goes as multipart: the browser writes its Content-Type.
+  const form = options.body instanceof FormData
+  if (options.body !== undefined && !form) headers['Content-Type'] = 'application/json'
 
   const response = await fetch(url, {
     method: options.method ?? 'GET',
     headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    body: form
+      ? (options.body as FormData)
+      : options.body === undefined
+        ? undefined
+        : JSON.stringify(options.body),
     signal: options.signal,
   })
   if (response.status === 204) return { data: undefined as T }
@@ -68,5 +74,9 @@ export async function api<T = any>(
   // react-admin shows `body.errors[field]` under the matching form input.
   const fieldErrors: Record<string, string> = {}
   for (const error of errors) if (error.field) fieldErrors[error.field] = error.message
-  throw new HttpError(message, response.status, { errors: fieldErrors, code: first?.code })
+  throw new HttpError(message, response.status, {
+    errors: fieldErrors,
+    code: first?.code,
+    rule: first?.rule,
+  })
 }

@@ -15,7 +15,15 @@ export type MenuNode = {
   children: MenuNode[]
 }
 export type Me = {
-  user: { id: number; account: string; nickname: string | null; passwordChangeRequired: boolean }
+  user: {
+    id: number
+    account: string
+    nickname: string | null
+    email?: string | null
+    passwordChangeRequired: boolean
+    twoFactorEnabled?: boolean
+    avatarUrl?: string | null
+  }
   roles: { id: number; code: string; name: string; status: string }[]
   menus: MenuNode[]
   permissions: string[]
@@ -34,7 +42,26 @@ function fetchMe(): Promise<Me> {
   return pendingMe
 }
 
-export type LoginParams = { account: string; password: string; captchaToken: string }
+/** Step one (account, password, captcha) or, for an account with a second factor, step two. */
+export type LoginParams =
+  { account: string; password: string; captchaToken: string } | SecondStepParams
+export type SecondStepParams = {
+  mfaToken: string
+  code?: string
+  recoveryCode?: string
+  rememberDevice?: boolean
+}
+/**
+ * Step one's answer for an account with a second factor: no session yet. `redirectTo` keeps
+ * react-admin's useLogin on the login page (it navigates to it) instead of the dashboard.
+ */
+export type MfaRequired = {
+  mfaRequired: true
+  mfaToken: string
+  expiresIn: number
+  redirectTo: string
+}
+type SignedIn = { token: string; deviceToken?: string }
 
 /**
  * The session lives in localStorage (the JWT and the device token), so a reload restores it:
@@ -46,11 +73,14 @@ export type LoginParams = { account: string; password: string; captchaToken: str
  * routes, so a failing /me would hold the page). A 401 or 403 from /me is not retried (App.tsx).
  */
 export const authProvider: AuthProvider = {
-  async login({ account, password, captchaToken }: LoginParams) {
-    const { data } = await api<{ token: string; deviceToken?: string }>('auth/login', {
-      method: 'POST',
-      body: { account, password, captchaToken, deviceToken: tokens.device() },
-    })
+  async login(params: LoginParams): Promise<MfaRequired | undefined> {
+    const second = 'mfaToken' in params
+    const { data } = await api<SignedIn | Omit<MfaRequired, 'redirectTo'>>(
+      second ? 'auth/login/2fa' : 'auth/login',
+      { method: 'POST', body: { ...params, deviceToken: tokens.device() } }
+    )
+    // The password was right; the second step (TwoFactorStep.tsx) follows.
+    if ('mfaRequired' in data) return { ...data, redirectTo: '/login' }
     tokens.set(data.token)
     if (data.deviceToken) tokens.setDevice(data.deviceToken)
   },

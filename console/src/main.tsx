@@ -26,7 +26,8 @@ if (tokens.get()) {
   const next = asked && !asked.startsWith('#/login') ? asked : '#/'
   window.history.replaceState(null, '', '#/login')
   const login = async (params: LoginParams) => {
-    await authProvider.login(params)
+    const mfa = await authProvider.login(params)
+    if (mfa) return mfa // the page asks for the second factor, then calls login again
     window.history.replaceState(null, '', next)
     await showAdmin()
   }

@@ -4,12 +4,14 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { Browser, Page } from 'playwright-core'
+import sharp from 'sharp'
 import env from '#start/env'
 import { withRealCommits } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, challengeAnswer } from '#tests/helpers/auth'
 import { humanDrag, launchChromium } from '#tests/helpers/browser'
 import { startConsoleServer, type ConsoleServer } from '#tests/helpers/console_server'
 import { measurePowInChromium, powSummary } from '#tests/helpers/pow_in_chromium'
+import { requiring2fa, totp } from '#tests/helpers/two_factor'
 
 /**
  * The reference console (console/, built with `cd console && npm ci && npm run build`) in a real
@@ -85,9 +87,24 @@ async function signIn(
   base: string,
   account: string,
   password: string,
-  options: { shot?: string; missFirst?: boolean; keyboard?: boolean } = {}
+  options: {
+    shot?: string
+    missFirst?: boolean
+    keyboard?: boolean
+    /** The login page is open already (react-admin's, after a session ended): no navigation. */
+    stay?: boolean
+    /** The second login step (an account with a second factor): a TOTP code or a recovery code. */
+    secondStep?: {
+      code?: () => string
+      recoveryCode?: string
+      /** A recovery code tried first, which the page must show as refused (then ask again). */
+      refusedFirst?: string
+      remember?: boolean
+      shot?: string
+    }
+  } = {}
 ) {
-  await page.goto(`${base}/#/login`)
+  if (!options.stay) await page.goto(`${base}/#/login`)
   const readyAt = await formReady(page)
   let slider = nextSlider(page)
   await page.locator('input[name="account"]').fill(account)
@@ -112,8 +129,37 @@ async function signIn(
     timeout: 10_000,
   })
   await page.getByRole('button', { name: 'Sign in' }).click()
+  const second = options.secondStep
+  if (second) {
+    await page.locator('[data-testid="second-step"]').waitFor()
+    if (second.recoveryCode) {
+      await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click()
+      if (second.refusedFirst) {
+        await page.getByLabel('Recovery code').fill(second.refusedFirst)
+        await page.getByRole('button', { name: 'Verify' }).click()
+        await page.locator('[data-testid="second-step"] [role="alert"]').waitFor()
+      }
+      await page.getByLabel('Recovery code').fill(second.recoveryCode)
+    } else {
+      await page.getByLabel('Code').fill(second.code!())
+    }
+    if (second.remember) await page.getByLabel('Remember this device').check()
+    if (second.shot) {
+      await sleep(300) // the label's transition
+      await page.screenshot({ path: `${SHOTS}/${second.shot}` })
+    }
+    await page.getByRole('button', { name: 'Verify' }).click()
+  }
   await page.waitForSelector(SIDEBAR, { timeout: 15_000 })
   return readyAt
+}
+
+/** The user menu's Logout: the console reloads on the login page. */
+async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Profile' }).click()
+  await page.getByRole('menuitem', { name: 'Logout' }).click()
+  await page.waitForURL(/#\/login/)
+  await page.getByRole('button', { name: 'Sign in' }).waitFor()
 }
 
 test.group('Console in Chromium', (group) => {
@@ -348,6 +394,217 @@ test.group('Console in Chromium', (group) => {
     await editorContext.close()
     await adminContext.close()
   })
+  test('a forced second factor: enrolled from the console, then signed in with a TOTP code, with a recovery code, and from a remembered device', async ({
+    assert,
+  }) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const page = await context.newPage()
+    const admin = await db.from('users').where('account', ADMIN_ACCOUNT).firstOrFail()
+    await requiring2fa('all', async () => {
+      // AUTH_REQUIRE_2FA: the console goes nowhere but the enrolment page.
+      await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD)
+      await page.waitForURL(/#\/account\/2fa$/, { timeout: 15_000 })
+      await page.getByText('Your organisation requires a second factor').waitFor()
+      await page.locator(`${SIDEBAR} a`, { hasText: 'Users' }).click()
+      await page.waitForURL(/#\/account\/2fa$/)
+
+      // Password -> QR code and key -> a code of the app -> the 10 recovery codes, once.
+      await page.getByLabel('Current password').fill(ADMIN_PASSWORD)
+      await page.getByRole('button', { name: 'Start setup' }).click()
+      const qr = page.locator('[data-testid="2fa-qr"]')
+      await qr.waitFor()
+      assert.match((await qr.getAttribute('src'))!, /^data:image\/png;base64,/)
+      assert.isAbove(
+        await qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+        0
+      )
+      const secret = (await page.locator('[data-testid="2fa-secret"]').innerText()).trim()
+      assert.match(secret, /^[A-Z2-7]+=*$/)
+      await page.screenshot({ path: `${SHOTS}/2fa-setup.png` })
+      assert.isNull(
+        (await db.from('users').where('id', admin.id).firstOrFail()).two_factor_confirmed_at
+      )
+      await page.getByLabel('Code from the app').fill(totp(secret))
+      await page.getByRole('button', { name: 'Turn on' }).click()
+      const shown = page.locator('[data-testid="recovery-codes"]')
+      await shown.waitFor()
+      const recoveryCodes = (await shown.innerText()).split('\n').map((code) => code.trim())
+      assert.lengthOf(recoveryCodes, 10)
+      await page.screenshot({ path: `${SHOTS}/2fa-recovery-codes.png` })
+      assert.isNotNull(
+        (await db.from('users').where('id', admin.id).firstOrFail()).two_factor_confirmed_at
+      )
+      await page.getByRole('button', { name: 'I have kept them' }).click()
+      await page.locator('[data-testid="2fa-status"]', { hasText: 'On' }).waitFor()
+      assert.equal(await shown.count(), 0) // shown once
+      // The rest of the console is open now.
+      const users = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/admin/users')
+      await page.locator(`${SIDEBAR} a`, { hasText: 'Users' }).click()
+      assert.equal((await users).status(), 200)
+
+      // Signed out, back in: the password, then the code of the next time step (the one just
+      // used to confirm is spent).
+      await signOut(page)
+      await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD, {
+        secondStep: { code: () => totp(secret, 1), shot: '2fa-login-code.png' },
+      })
+      await page.screenshot({ path: `${SHOTS}/2fa-signed-in.png` })
+
+      // Then with a recovery code: that code is spent.
+      await signOut(page)
+      await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD, {
+        secondStep: { recoveryCode: recoveryCodes[0], shot: '2fa-login-recovery.png' },
+      })
+      let left = await db.from('two_factor_recovery_codes').where('user_id', admin.id)
+      assert.lengthOf(left, 9)
+
+      // The session ends under the open console: react-admin's own login page (useLogin) takes
+      // both steps too. The spent code is refused and asked again; the next one, with "remember
+      // this device", signs in.
+      await page.evaluate(() => localStorage.setItem('rbac.token', 'ended.session.token'))
+      await page.reload()
+      await page.waitForURL(/#\/login/)
+      await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD, {
+        secondStep: {
+          refusedFirst: recoveryCodes[0],
+          recoveryCode: recoveryCodes[1],
+          remember: true,
+        },
+        stay: true,
+      })
+      left = await db.from('two_factor_recovery_codes').where('user_id', admin.id)
+      assert.lengthOf(left, 8)
+
+      // The remembered device skips the second step.
+      await signOut(page)
+      const mfaAnswers: unknown[] = []
+      page.on('response', async (response) => {
+        if (new URL(response.url()).pathname === '/api/auth/login/2fa') mfaAnswers.push(response)
+      })
+      await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD)
+      assert.lengthOf(mfaAnswers, 0)
+
+      // Turned off with the password and another recovery code.
+      await page.getByRole('button', { name: 'Profile' }).click()
+      await page.getByRole('menuitem', { name: 'My account' }).click()
+      await page.getByRole('tab', { name: 'Second factor' }).click()
+      await page.getByLabel('Current password').fill(ADMIN_PASSWORD)
+      await page.getByLabel('Code or recovery code').fill(recoveryCodes[2])
+      await page.getByRole('button', { name: 'Turn off' }).click()
+      await page.getByText('Second factor turned off').waitFor()
+      assert.isNull(
+        (await db.from('users').where('id', admin.id).firstOrFail()).two_factor_confirmed_at
+      )
+    })
+    await context.close()
+  })
+
+  test('an own API token created in the console works on an admin route, within its codes, until revoked', async ({
+    assert,
+  }) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const page = await context.newPage()
+    await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD)
+    await page.getByRole('button', { name: 'Profile' }).click()
+    await page.getByRole('menuitem', { name: 'My account' }).click()
+    await page.getByRole('tab', { name: 'API tokens' }).click()
+    await page.waitForURL(/#\/account\/tokens$/)
+    await page.locator('input[name="name"]').fill('nightly export')
+    await page.locator('input[name="expiresInDays"]').fill('7')
+    await page.getByLabel('system:user:list').check()
+    await page.getByRole('button', { name: 'Create token' }).click()
+    const shown = page.locator('[data-testid="new-token"]')
+    await shown.waitFor()
+    const token = (await shown.innerText()).trim()
+    assert.match(token, /^rbac_[\w-]{43}$/)
+    await page.locator('table tbody tr', { hasText: 'nightly export' }).waitFor()
+    await page.screenshot({ path: `${SHOTS}/api-token.png`, fullPage: true })
+    const row = await db.from('api_tokens').where('name', 'nightly export').firstOrFail()
+    assert.deepEqual(JSON.parse(row.permissions), ['system:user:list'])
+    assert.closeTo(Number(row.expires_at) - Number(row.created_at), 7 * 86_400_000, 60_000)
+
+    const call = async (path: string) => {
+      const response = await fetch(`${server.url}${path}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      })
+      return { status: response.status, body: (await response.json()) as any }
+    }
+    const list = await call('/api/admin/users?pageSize=100')
+    assert.equal(list.status, 200)
+    assert.include(
+      list.body.data.map((user: { account: string }) => user.account),
+      ADMIN_ACCOUNT
+    )
+    // Only its codes, and only admin routes.
+    assert.equal((await call('/api/admin/roles')).body.errors[0].code, 'E_FORBIDDEN')
+    assert.equal((await call('/api/auth/me')).status, 401)
+
+    // Revoked from the console: refused at once.
+    const tokenRow = page.locator('table tbody tr', { hasText: 'nightly export' })
+    await tokenRow.getByRole('button', { name: 'Revoke' }).click()
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    await page.getByText('Token revoked').waitFor()
+    await tokenRow.waitFor({ state: 'detached' }) // revoking deletes the row
+    assert.isNull(await db.from('api_tokens').where('id', row.id).first())
+    assert.equal((await call('/api/admin/users')).status, 401)
+    await context.close()
+  })
+
+  test('the own profile and avatar from the console: a refused upload says why and stores nothing', async ({
+    assert,
+  }) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const page = await context.newPage()
+    const admin = await db.from('users').where('account', ADMIN_ACCOUNT).firstOrFail()
+    await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD)
+    await page.getByRole('button', { name: 'Profile' }).click()
+    await page.getByRole('menuitem', { name: 'My account' }).click()
+    await page.waitForURL(/#\/account$/)
+    await page.locator('input[name="nickname"]').fill('Chief Admin')
+    await page.locator('input[name="email"]').fill('chief@example.com')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Profile saved').waitFor()
+    // The app bar's name comes from /me, read again.
+    await page.locator('header', { hasText: 'Chief Admin' }).waitFor()
+    const saved = await db.from('users').where('id', admin.id).firstOrFail()
+    assert.equal(saved.nickname, 'Chief Admin')
+    assert.equal(saved.email, 'chief@example.com')
+
+    // A renamed executable: refused with the reason, nothing stored.
+    const fileInput = page.locator('input[type="file"]')
+    await fileInput.setInputFiles({
+      name: 'avatar.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('MZ\x90\x00 not an image at all'),
+    })
+    await page.getByRole('button', { name: 'Upload' }).click()
+    await page
+      .getByText('This is not a PNG, JPEG, GIF or WebP image the server can read.')
+      .first()
+      .waitFor()
+    assert.isNull(await db.from('user_avatars').where('user_id', admin.id).first())
+
+    // A real PNG: stored as WebP and shown (fetched with the token: avatars are not public).
+    const png = await sharp({
+      create: { width: 300, height: 200, channels: 3, background: '#3366cc' },
+    })
+      .png()
+      .toBuffer()
+    await fileInput.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png })
+    await page.getByRole('button', { name: 'Upload' }).click()
+    await page.getByText('Avatar changed').waitFor()
+    const shown = page.locator('[data-testid="avatar"] img')
+    await shown.waitFor()
+    assert.match((await shown.getAttribute('src'))!, /^blob:/)
+    assert.equal(
+      await shown.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      256
+    )
+    assert.isNotNull(await db.from('user_avatars').where('user_id', admin.id).first())
+    await page.screenshot({ path: `${SHOTS}/profile.png`, fullPage: true })
+    await context.close()
+  })
+
   test('with no token the login page is usable at once: no /api/auth/me, no captcha before the account', async ({
     assert,
   }) => {

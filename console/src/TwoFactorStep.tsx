@@ -1,0 +1,143 @@
+import { useState } from 'react'
+import type { FormEvent } from 'react'
+import {
+  Alert,
+  Button,
+  Card,
+  CardContent,
+  Checkbox,
+  FormControlLabel,
+  TextField,
+  Typography,
+} from '@mui/material'
+import type { SecondStepParams } from './authProvider'
+
+/** Every string of the second login step. */
+const TEXT = {
+  title: 'Second step',
+  codeHelp: 'Enter the 6-digit code of your authenticator app.',
+  recoveryHelp: 'Enter one of the recovery codes you kept when you set up the second factor.',
+  code: 'Code',
+  recoveryCode: 'Recovery code',
+  useRecovery: 'Lost your phone? Use a recovery code',
+  useCode: 'Use the authenticator app',
+  remember: 'Remember this device',
+  submit: 'Verify',
+  restart: 'Start again',
+  expired: 'This sign-in has expired or too many codes were wrong: sign in again.',
+}
+
+/**
+ * The second login step (docs/clients.md, "The login flow", 5): the mfaToken of the password
+ * step and either a TOTP code or a recovery code. A wrong code (401) asks again with the same
+ * mfaToken; a dead mfaToken (400 E_MFA_TOKEN_INVALID) goes back to the password step. Like
+ * LoginPage.tsx, no react-admin in here (main.tsx shows it before the admin bundle is loaded).
+ */
+export function TwoFactorStep(props: {
+  mfaToken: string
+  login: (params: SecondStepParams) => Promise<unknown>
+  onRestart: (message?: string) => void
+}) {
+  const [recovery, setRecovery] = useState(false)
+  const [value, setValue] = useState('')
+  const [remember, setRemember] = useState(false)
+  const [error, setError] = useState('')
+  const [busy, setBusy] = useState(false)
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    setBusy(true)
+    setError('')
+    try {
+      await props.login({
+        mfaToken: props.mfaToken,
+        ...(recovery ? { recoveryCode: value.trim() } : { code: value.trim() }),
+        ...(remember ? { rememberDevice: true } : {}),
+      })
+    } catch (failure) {
+      const { status, body } = failure as { status?: number; body?: { code?: string } }
+      if (status === 400 && body?.code === 'E_MFA_TOKEN_INVALID') {
+        return props.onRestart(TEXT.expired)
+      }
+      setError((failure as Error).message)
+      setValue('')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card component="form" onSubmit={submit} sx={{ width: 380 }} data-testid="second-step">
+      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'center' }}>
+        <Typography variant="h5">{TEXT.title}</Typography>
+        <Typography color="text.secondary" variant="body2">
+          {recovery ? TEXT.recoveryHelp : TEXT.codeHelp}
+        </Typography>
+        {recovery ? (
+          <TextField
+            key="recovery"
+            label={TEXT.recoveryCode}
+            name="recoveryCode"
+            autoComplete="off"
+            autoFocus
+            fullWidth
+            required
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
+        ) : (
+          <TextField
+            key="code"
+            label={TEXT.code}
+            name="code"
+            autoComplete="one-time-code"
+            autoFocus
+            fullWidth
+            required
+            value={value}
+            onChange={(e) => setValue(e.target.value.replace(/\D/g, '').slice(0, 6))}
+            slotProps={{ htmlInput: { inputMode: 'numeric', pattern: '[0-9]{6}' } }}
+          />
+        )}
+        <FormControlLabel
+          sx={{ alignSelf: 'flex-start' }}
+          control={
+            <Checkbox
+              name="rememberDevice"
+              checked={remember}
+              onChange={(e) => setRemember(e.target.checked)}
+            />
+          }
+          label={TEXT.remember}
+        />
+        {error && (
+          <Alert severity="error" sx={{ width: '100%' }}>
+            {error}
+          </Alert>
+        )}
+        <Button type="submit" variant="contained" fullWidth disabled={busy || !value.trim()}>
+          {TEXT.submit}
+        </Button>
+        <Button
+          size="small"
+          sx={{ textTransform: 'none' }}
+          onClick={() => {
+            setRecovery(!recovery)
+            setValue('')
+            setError('')
+          }}
+        >
+          {recovery ? TEXT.useCode : TEXT.useRecovery}
+        </Button>
+        <Button
+          size="small"
+          color="inherit"
+          sx={{ textTransform: 'none' }}
+          onClick={() => props.onRestart()}
+        >
+          {TEXT.restart}
+        </Button>
+      </CardContent>
+    </Card>
+  )
+}

@@ -1,0 +1,136 @@
+import {
+  Form,
+  ImageField,
+  ImageInput,
+  Loading,
+  SaveButton,
+  TextInput,
+  email,
+  required,
+  useNotify,
+} from 'react-admin'
+import { Alert, Avatar, Box, Card, CardContent, Typography } from '@mui/material'
+import { api } from '../../api'
+import { AccountPage, codeOf, useAccountChanged, useAvatarSrc, useProfile } from './common'
+
+/** Every string of the profile page. */
+const TEXT = {
+  profile: 'Profile',
+  account: 'Account',
+  nickname: 'Nickname',
+  email: 'Email',
+  saved: 'Profile saved',
+  avatar: 'Avatar',
+  avatarHelp: 'PNG, JPEG, GIF or WebP, at most 2 MB; it is cropped to a 256 px square.',
+  avatarDrop: 'Drop an image here, or click to choose one',
+  upload: 'Upload',
+  uploaded: 'Avatar changed',
+  /** Refusals of PUT /api/auth/avatar, by the error's rule (E_VALIDATION_ERROR) or status. */
+  avatarErrors: {
+    required: 'The file is empty.',
+    size: 'The image is larger than 2 MB.',
+    image: 'This is not a PNG, JPEG, GIF or WebP image the server can read.',
+    dimensions: 'The image has too many pixels (at most 24 megapixels).',
+    413: 'The upload is too large.',
+  } as Record<string, string>,
+}
+
+/** GET/PUT /api/auth/profile (nickname, email) and PUT /api/auth/avatar (multipart). */
+export function ProfilePage() {
+  const { data: profile, error, isPending } = useProfile()
+  const notify = useNotify()
+  const changed = useAccountChanged()
+  const avatarSrc = useAvatarSrc(profile?.avatarUrl)
+
+  if (isPending) return <Loading />
+  if (!profile) {
+    return (
+      <AccountPage>
+        <Alert severity="error">{(error as Error)?.message}</Alert>
+      </AccountPage>
+    )
+  }
+
+  const saveProfile = async (values: Record<string, any>) => {
+    try {
+      await api('auth/profile', {
+        method: 'PUT',
+        body: { nickname: values.nickname, email: values.email || null },
+      })
+      notify(TEXT.saved, { type: 'success' })
+      await changed()
+    } catch (failure) {
+      notify((failure as Error).message, { type: 'error' })
+      // 422: shown under the input the server named.
+      return (failure as { body?: { errors?: Record<string, string> } }).body?.errors
+    }
+  }
+
+  const uploadAvatar = async (values: Record<string, any>) => {
+    const file: File | undefined = values.avatar?.rawFile
+    if (!file) return
+    const form = new FormData()
+    form.append('avatar', file)
+    try {
+      await api('auth/avatar', { method: 'PUT', body: form })
+      notify(TEXT.uploaded, { type: 'success' })
+      await changed()
+    } catch (failure) {
+      const { status, body } = failure as { status?: number; body?: { rule?: string } }
+      const known =
+        codeOf(failure) === 'E_VALIDATION_ERROR' ? TEXT.avatarErrors[body?.rule ?? ''] : undefined
+      const message = known ?? TEXT.avatarErrors[status ?? ''] ?? (failure as Error).message
+      notify(message, { type: 'error' })
+      return { avatar: message }
+    }
+  }
+
+  return (
+    <AccountPage>
+      <Card sx={{ mb: 2 }}>
+        <CardContent>
+          <Typography variant="h6" gutterBottom>
+            {TEXT.profile}
+          </Typography>
+          <Form record={profile} onSubmit={saveProfile}>
+            <Box sx={{ display: 'flex', flexDirection: 'column', maxWidth: 420 }}>
+              <TextInput source="account" label={TEXT.account} disabled />
+              <TextInput source="nickname" label={TEXT.nickname} validate={required()} />
+              <TextInput source="email" label={TEXT.email} type="email" validate={email()} />
+              <Box>
+                <SaveButton />
+              </Box>
+            </Box>
+          </Form>
+        </CardContent>
+      </Card>
+      <Card>
+        <CardContent>
+          <Typography variant="h6" gutterBottom>
+            {TEXT.avatar}
+          </Typography>
+          <Box sx={{ display: 'flex', gap: 3, alignItems: 'flex-start' }}>
+            <Avatar
+              src={avatarSrc}
+              alt={profile.nickname || profile.account}
+              sx={{ width: 96, height: 96 }}
+              data-testid="avatar"
+            />
+            <Form key={profile.avatarUrl ?? 'none'} onSubmit={uploadAvatar}>
+              <ImageInput
+                source="avatar"
+                label={false}
+                accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.gif', '.webp'] }}
+                placeholder={<p>{TEXT.avatarDrop}</p>}
+                helperText={TEXT.avatarHelp}
+              >
+                <ImageField source="src" title="title" />
+              </ImageInput>
+              <SaveButton label={TEXT.upload} alwaysEnable />
+            </Form>
+          </Box>
+        </CardContent>
+      </Card>
+    </AccountPage>
+  )
+}

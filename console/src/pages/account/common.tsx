@@ -1,0 +1,208 @@
+import { useEffect, useState } from 'react'
+import type { ReactNode } from 'react'
+import {
+  Button,
+  MenuItemLink,
+  Title,
+  useLogoutIfAccessDenied,
+  useNotify,
+  usePermissions,
+  useUserMenu,
+} from 'react-admin'
+import { Box, Tab, Tabs, Typography } from '@mui/material'
+import AccountCircle from '@mui/icons-material/AccountCircle'
+import ContentCopy from '@mui/icons-material/ContentCopy'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link, Navigate, useLocation } from 'react-router-dom'
+import { api, tokens } from '../../api'
+import type { Me } from '../../authProvider'
+
+/** Every string shared by the account pages (each page keeps its own in a TEXT at its top). */
+export const TEXT = {
+  title: 'My account',
+  tabs: { profile: 'Profile', twoFactor: 'Second factor', tokens: 'API tokens' },
+  copy: 'Copy',
+  copied: 'Copied to the clipboard',
+  copyFailed: 'Select the text and copy it by hand',
+}
+
+/** The three account routes (App.tsx registers them; the user menu links to the first). */
+export const ACCOUNT_ROUTES = {
+  profile: '/account',
+  twoFactor: '/account/2fa',
+  tokens: '/account/tokens',
+} as const
+
+export type Profile = Me['user'] & {
+  email: string | null
+  twoFactorEnabled: boolean
+  avatarUrl: string | null
+}
+
+/**
+ * GET /api/auth/<path> through react-query, as react-admin's own queries: a 401 (the session
+ * ended) signs out, anything else stays on the page as `error`.
+ */
+export function useAccountQuery<T>(key: string, path: string, enabled = true) {
+  const logoutIfAccessDenied = useLogoutIfAccessDenied()
+  const query = useQuery({
+    queryKey: ['account', key],
+    queryFn: async () => (await api<T>(path)).data,
+    enabled,
+  })
+  useEffect(() => {
+    if (query.error) logoutIfAccessDenied(query.error)
+  }, [query.error, logoutIfAccessDenied])
+  return query
+}
+
+/** GET /api/auth/profile, shared by the profile page and the second-factor guard below. */
+export const useProfile = (enabled = true) =>
+  useAccountQuery<Profile>('profile', 'auth/profile', enabled)
+
+/** After a change to the own account: the profile and /me (identity, twoFactorEnabled) again. */
+export function useAccountChanged() {
+  const queryClient = useQueryClient()
+  const { refetch } = usePermissions<Me>()
+  return async () => {
+    await queryClient.invalidateQueries({ queryKey: ['account'] })
+    await queryClient.invalidateQueries({ queryKey: ['auth'] })
+    await refetch()
+  }
+}
+
+/** The error code of an API failure (api.ts puts it in HttpError's body). */
+export const codeOf = (error: unknown) => (error as { body?: { code?: string } } | null)?.body?.code
+
+/** The user menu's way in (Layout.tsx); it closes the menu, which would hide the page. */
+export function AccountMenuItem() {
+  const userMenu = useUserMenu()
+  return (
+    <MenuItemLink
+      to={ACCOUNT_ROUTES.profile}
+      primaryText={TEXT.title}
+      leftIcon={<AccountCircle />}
+      onClick={() => userMenu?.onClose()}
+    />
+  )
+}
+
+/** The title and the tabs over each account page. */
+export function AccountPage({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation()
+  return (
+    <Box sx={{ mt: 2, maxWidth: 900 }}>
+      <Title title={TEXT.title} />
+      <Tabs value={pathname} sx={{ mb: 2 }}>
+        <Tab
+          label={TEXT.tabs.profile}
+          value={ACCOUNT_ROUTES.profile}
+          component={Link}
+          to={ACCOUNT_ROUTES.profile}
+        />
+        <Tab
+          label={TEXT.tabs.twoFactor}
+          value={ACCOUNT_ROUTES.twoFactor}
+          component={Link}
+          to={ACCOUNT_ROUTES.twoFactor}
+        />
+        <Tab
+          label={TEXT.tabs.tokens}
+          value={ACCOUNT_ROUTES.tokens}
+          component={Link}
+          to={ACCOUNT_ROUTES.tokens}
+        />
+      </Tabs>
+      {children}
+    </Box>
+  )
+}
+
+/** A secret shown once (recovery codes, a new API token), with a copy button. */
+export function ShownOnce({ text, testId }: { text: string; testId: string }) {
+  const notify = useNotify()
+  const copy = async () => {
+    try {
+      // navigator.clipboard exists only in secure contexts (https, localhost).
+      await navigator.clipboard.writeText(text)
+      notify(TEXT.copied, { type: 'info' })
+    } catch {
+      notify(TEXT.copyFailed, { type: 'warning' })
+    }
+  }
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
+      <Typography
+        component="pre"
+        data-testid={testId}
+        sx={{
+          m: 0,
+          p: 1.5,
+          flex: 1,
+          bgcolor: 'grey.100',
+          borderRadius: 1,
+          fontFamily: 'monospace',
+          whiteSpace: 'pre-wrap',
+          wordBreak: 'break-all',
+          userSelect: 'all',
+        }}
+      >
+        {text}
+      </Typography>
+      <Button label={TEXT.copy} onClick={copy}>
+        <ContentCopy />
+      </Button>
+    </Box>
+  )
+}
+
+/**
+ * `avatarUrl` is served to signed-in administrators only (a bearer token, which an <img> cannot
+ * send): the bytes are fetched with the token and shown from an object URL.
+ */
+export function useAvatarSrc(avatarUrl: string | null | undefined) {
+  const [src, setSrc] = useState<string>()
+  useEffect(() => {
+    if (!avatarUrl) return setSrc(undefined)
+    let objectUrl: string | undefined
+    const controller = new AbortController()
+    fetch(avatarUrl, {
+      headers: { Authorization: `Bearer ${tokens.get()}` },
+      signal: controller.signal,
+    })
+      .then((response) => (response.ok ? response.blob() : undefined))
+      .then((blob) => {
+        if (!blob) return
+        objectUrl = URL.createObjectURL(blob)
+        setSrc(objectUrl)
+      })
+      .catch(() => undefined)
+    return () => {
+      controller.abort()
+      if (objectUrl) URL.revokeObjectURL(objectUrl)
+    }
+  }, [avatarUrl])
+  return src
+}
+
+/**
+ * AUTH_REQUIRE_2FA: an account without a second factor gets 403 E_2FA_SETUP_REQUIRED everywhere
+ * but /me and the enrolment routes, and /me does not say so. One probe (the own profile, which
+ * refuses such an account) tells, for accounts without a factor only; the console then goes
+ * nowhere but the enrolment page, as PasswordFirst (Layout.tsx) does for a forced password.
+ */
+export function SecondFactorFirst({ children }: { children: ReactNode }) {
+  const { permissions } = usePermissions<Me>()
+  const { pathname } = useLocation()
+  const user = permissions?.user
+  // A forced password change comes first (the server's order too).
+  const probe = useProfile(!!user && !user.twoFactorEnabled && !user.passwordChangeRequired)
+  if (
+    codeOf(probe.error) === 'E_2FA_SETUP_REQUIRED' &&
+    !user?.twoFactorEnabled &&
+    pathname !== ACCOUNT_ROUTES.twoFactor
+  ) {
+    return <Navigate to={ACCOUNT_ROUTES.twoFactor} replace />
+  }
+  return children
+}

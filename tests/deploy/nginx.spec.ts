@@ -242,7 +242,11 @@ test.group('Deploy: the production build behind nginx (.ci/deploy-nginx.sh)', (g
     // Past the app's own limit (2 MB) but within nginx's: the app answers, naming the field.
     const big = new FormData()
     big.append('avatar', new Blob([new Uint8Array(2.5 * 1024 * 1024)]), 'big.png')
-    const byApp = await fetch(`${env.v6}/api/auth/avatar`, { method: 'PUT', headers: auth, body: big })
+    const byApp = await fetch(`${env.v6}/api/auth/avatar`, {
+      method: 'PUT',
+      headers: auth,
+      body: big,
+    })
     assert.equal(byApp.status, 422)
     assert.containsSubset(((await byApp.json()) as any).errors, [{ field: 'avatar', rule: 'size' }])
     // Past client_max_body_size: nginx answers before reading, in the same contract.

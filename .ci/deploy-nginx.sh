@@ -87,9 +87,13 @@ fi
 
 say "the app: the unit's ExecStart in its WorkingDirectory"
 exec_start=$(sed -n 's/^ExecStart=//p' "$WORK/adonis-rbac.service")
+# Under strace when there is one: the system calls it makes are checked against the unit's
+# SystemCallFilter at the end (there is no systemd here to enforce it).
+tracer=()
+command -v strace >/dev/null && tracer=(strace -f -qq -c -o "$WORK/syscalls.txt")
 # shellcheck disable=SC2086
-(cd build && exec env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production ENV_PATH="$WORK/etc" $exec_start) \
-  >"$WORK/app.log" 2>&1 &
+(cd build && exec "${tracer[@]}" env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production \
+  ENV_PATH="$WORK/etc" $exec_start) >"$WORK/app.log" 2>&1 &
 APP_PID=$!
 for _ in $(seq 1 60); do
   [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$APP_PORT/api/health/ready")" = 200 ] && break
@@ -149,7 +153,9 @@ env \
   node ace test deploy
 
 say "SIGTERM: the app drains and exits 0; nginx then answers 503 in the error contract"
-kill -TERM "$APP_PID"
+node_pid=$APP_PID
+[ ${#tracer[@]} -gt 0 ] && node_pid=$(pgrep -P "$APP_PID")
+kill -TERM "$node_pid"
 status=0
 wait "$APP_PID" || status=$?
 APP_PID=""
@@ -159,4 +165,23 @@ answer=$(curl -s --cacert "$WORK/tls/fullchain.pem" -w ' %{http_code}' \
 echo "$answer"
 [ "$answer" = '{"errors":[{"code":"E_UNAVAILABLE","message":"Service unavailable"}]} 503' ] ||
   { echo "unexpected answer with the app stopped"; exit 1; }
+if [ ${#tracer[@]} -gt 0 ] && command -v systemd-analyze >/dev/null; then
+  say "system calls the app made (strace) against the unit's SystemCallFilter"
+  # A group's system calls, nested groups expanded; sorted and compared in the C locale.
+  export LC_ALL=C
+  expand() {
+    systemd-analyze syscall-filter "$1" 2>/dev/null | sed '1d' | grep -v '^ *#' | tr -s ' ' '\n' | grep -v '^$' |
+      while read -r name; do
+        if [ "${name#@}" != "$name" ]; then expand "$name"; else echo "$name"; fi
+      done
+  }
+  allowed=$(for group in $(sed -n 's/^SystemCallFilter=\([^~]\)/\1/p' deploy/adonis-rbac.service); do
+    expand "$group"; done | sort -u)
+  denied=$(for group in $(sed -n 's/^SystemCallFilter=~//p' deploy/adonis-rbac.service); do
+    expand "$group"; done | sort -u)
+  used=$(awk '$NF != "total" && $NF != "syscall" && $1 !~ /^-/ {print $NF}' "$WORK/syscalls.txt" | sort -u)
+  refused=$(comm -23 <(echo "$used") <(comm -23 <(echo "$allowed") <(echo "$denied")))
+  [ -z "$refused" ] || { echo "the unit's SystemCallFilter would refuse:" $refused; exit 1; }
+  echo "$(echo "$used" | wc -l) distinct system calls, all allowed by the unit's SystemCallFilter"
+fi
 say "deploy: OK"

@@ -159,6 +159,11 @@ test.group('Deploy: the production build behind nginx (.ci/deploy-nginx.sh)', (g
     assert.equal(unknown.status, 404)
     assert.equal(((await unknown.json()) as any).errors[0].code, 'E_NOT_FOUND')
 
+    // The app itself listens on 127.0.0.1 only (HOST): nginx is the way in.
+    assert.equal((await fetch(`${env.app}/api/health`)).status, 200)
+    const appPort = new URL(env.app).port
+    await assert.rejects(() => fetch(`http://[::1]:${appPort}/api/health`))
+
     const plain = await fetch(`${env.http}/#/login`, { redirect: 'manual' })
     assert.equal(plain.status, 301)
     assert.match(plain.headers.get('location') ?? '', /^https:\/\//)

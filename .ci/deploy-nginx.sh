@@ -6,7 +6,8 @@
 # throw-away self-signed certificate) serving console/dist and proxying /api. Then the `deploy`
 # suite (tests/deploy/) signs in through nginx in Chromium and checks the client address the app
 # records. Ports: DEPLOY_APP_PORT (3413), DEPLOY_HTTPS_PORT (3423), DEPLOY_HTTP_PORT (3424);
-# database: DEPLOY_PG_DB (adonis_rbac_deploy, dropped and created). Everything else stays in tmp/deploy.
+# database: DEPLOY_PG_DB (adonis_rbac_deploy, dropped and created; its backup is restored into
+# DEPLOY_PG_DB_restored, compared, dropped). Everything else stays in tmp/deploy.
 # DEPLOY_REUSE_BUILD=1 keeps build/ from the last run (when only tests or deploy/ changed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,8 +69,10 @@ chmod 600 "$WORK/etc/.env"
 as_service() { env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production ENV_PATH="$WORK/etc" "$@"; }
 
 say "database $DB: created, migrated, seeded (the documented commands, in build/)"
-PGPASSWORD=${PG_PASSWORD:-} dropdb -h 127.0.0.1 -U "${PG_USER:-postgres}" --if-exists "$DB"
-PGPASSWORD=${PG_PASSWORD:-} createdb -h 127.0.0.1 -U "${PG_USER:-postgres}" "$DB"
+pg=(-h 127.0.0.1 -U "${PG_USER:-postgres}")
+export PGPASSWORD=${PG_PASSWORD:-}
+dropdb "${pg[@]}" --if-exists "$DB"
+createdb "${pg[@]}" "$DB"
 (cd build && as_service node ace migration:run --force && as_service node ace db:seed) \
   >"$WORK/setup.log" 2>&1 || { cat "$WORK/setup.log"; exit 1; }
 grep -c 'migrated' "$WORK/setup.log" | sed 's/$/ migrations run/'
@@ -165,6 +168,21 @@ answer=$(curl -s --cacert "$WORK/tls/fullchain.pem" -w ' %{http_code}' \
 echo "$answer"
 [ "$answer" = '{"errors":[{"code":"E_UNAVAILABLE","message":"Service unavailable"}]} 503' ] ||
   { echo "unexpected answer with the app stopped"; exit 1; }
+say "backup and restore with the app stopped (docs/deploy.md): pg_dump -Fc, pg_restore --no-owner into ${DB}_restored"
+pg_dump "${pg[@]}" -Fc -f "$WORK/backup.dump" "$DB"
+dropdb "${pg[@]}" --if-exists "${DB}_restored" 2>/dev/null
+createdb "${pg[@]}" "${DB}_restored"
+pg_restore "${pg[@]}" -d "${DB}_restored" --no-owner "$WORK/backup.dump"
+# Every table, row for row (the migrations' own table included).
+tables=$(psql "${pg[@]}" -Atc "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1" "$DB")
+digest_sql=$(for table in $tables; do
+  echo "SELECT '$table', count(*), md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM \"$table\" t UNION ALL"
+done)
+digest() { psql "${pg[@]}" -Atc "${digest_sql% UNION ALL}" "$1"; }
+[ "$(digest "$DB")" = "$(digest "${DB}_restored")" ] || { echo "the restored database differs"; exit 1; }
+echo "$(echo "$tables" | wc -l) tables restored row for row ($(du -h "$WORK/backup.dump" | cut -f1) dump)"
+dropdb "${pg[@]}" "${DB}_restored"
+
 if [ ${#tracer[@]} -gt 0 ] && command -v systemd-analyze >/dev/null; then
   say "system calls the app made (strace) against the unit's SystemCallFilter"
   # A group's system calls, nested groups expanded; sorted and compared in the C locale.

@@ -33,7 +33,8 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 APP_PID=""
 stop_all() {
   [ -f "$WORK/nginx.pid" ] && kill -QUIT "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
-  [ -n "$APP_PID" ] && kill -TERM "$APP_PID" 2>/dev/null || true
+  # The app, and strace's child when it runs under strace.
+  [ -n "$APP_PID" ] && { pkill -TERM -P "$APP_PID" 2>/dev/null; kill -TERM "$APP_PID" 2>/dev/null; } || true
 }
 trap stop_all EXIT
 rm -rf "$WORK"

@@ -65,6 +65,11 @@ export default defineConfig({
         name: 'browser',
         timeout: 180000,
       },
+      {
+        files: ['tests/deploy/**/*.spec.{ts,js}'],
+        name: 'deploy',
+        timeout: 120000,
+      },
     ],
     forceExit: false,
   },

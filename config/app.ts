@@ -12,7 +12,8 @@ export const http = defineConfig({
   generateRequestId: true,
   allowMethodSpoofing: false,
   // X-Forwarded-For is believed only from the proxies listed in TRUSTED_PROXIES (default: none),
-  // so a client cannot pick its own rate-limit key (docs/operations.md, "Behind a proxy").
+  // so a client cannot pick its own rate-limit key (docs/operations.md, "Behind a proxy"; nginx
+  // on this host: docs/deploy.md, "Reverse proxy with TLS").
   trustProxy: proxyAddr.compile(trustedProxyList(env.get('TRUSTED_PROXIES'))),
   // A URL with malformed percent-encoding never reaches the router: answer it in the error contract.
   onBadUrl(_req: IncomingMessage, res: ServerResponse) {

@@ -31,8 +31,10 @@ export const plugins: Config['plugins'] = [
  *               instances, the Redis limiter store, graceful shutdown
  *   replica     needs a streaming replica on TEST_PG_REPLICA_PORT (.ci/pg-replica.sh)
  *   browser     the built console (console/dist) in Debian's Chromium through playwright-core
+ *   deploy      the production build behind Debian's nginx, through HTTP only: run by
+ *               .ci/deploy-nginx.sh, which sets the deployment up (docs/deploy.md)
  */
-const SUITES = ['unit', 'functional', 'stress', 'pg', 'replica', 'browser']
+const SUITES = ['unit', 'functional', 'stress', 'pg', 'replica', 'browser', 'deploy']
 const ran: string[] = []
 
 /** With DB_CONNECTION=pg the test database (PG_DB_NAME) is created when missing. */
@@ -93,7 +95,8 @@ export const configureSuite: Config['configureSuite'] = (suite) => {
       }
     })
   }
-  if (suite.name !== 'unit') {
+  // The deploy suite talks to a deployment of its own, never to an app in this process.
+  if (suite.name !== 'unit' && suite.name !== 'deploy') {
     return suite.setup(() => testUtils.httpServer().start(createApiServer))
   }
 }

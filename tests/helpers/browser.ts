@@ -8,8 +8,11 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
  * `hostMap`: host names resolved to the loopback (Chromium's --host-resolver-rules), so a page
  * can be served from a plain-http origin that is not localhost: a non-secure context, where
  * crypto.subtle is undefined, as on an intranet console reached as http://admin.example.
+ * `address`: where they resolve (default 127.0.0.1; `[::1]` for the IPv6 loopback).
  */
-export async function launchChromium(options: { hostMap?: string[] } = {}): Promise<Browser> {
+export async function launchChromium(
+  options: { hostMap?: string[]; address?: string } = {}
+): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: apt-get install chromium (or set CHROMIUM_PATH)`)
   }
@@ -27,7 +30,7 @@ export async function launchChromium(options: { hostMap?: string[] } = {}): Prom
       '--disable-sync',
       ...(options.hostMap?.length
         ? [
-            `--host-resolver-rules=${options.hostMap.map((host) => `MAP ${host} 127.0.0.1`).join(',')}`,
+            `--host-resolver-rules=${options.hostMap.map((host) => `MAP ${host} ${options.address ?? '127.0.0.1'}`).join(',')}`,
           ]
         : []),
     ],

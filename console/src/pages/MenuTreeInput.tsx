@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useInput } from 'react-admin'
+import { useInput, useTranslate } from 'react-admin'
 import { Box, Checkbox, FormControlLabel, FormLabel, Typography } from '@mui/material'
 import { api } from '../api'
 
@@ -37,6 +37,7 @@ const descendants = (node: TreeNode): number[] =>
  */
 export function MenuTreeInput({ source, disabled }: { source: string; disabled?: boolean }) {
   const { field } = useInput({ source, defaultValue: [] })
+  const translate = useTranslate()
   const { data: tree = [] } = useGrantableTree()
   const selected = new Set<number>(field.value ?? [])
 
@@ -85,7 +86,7 @@ export function MenuTreeInput({ source, disabled }: { source: string; disabled?:
 
   return (
     <Box sx={{ my: 1 }} data-testid="menu-tree">
-      <FormLabel>Menus and buttons</FormLabel>
+      <FormLabel>{translate('app.menu_tree')}</FormLabel>
       {render(tree, [])}
     </Box>
   )

@@ -11,11 +11,12 @@ import {
   TextInput,
   Title,
   required,
+  useTranslate,
 } from 'react-admin'
 import { Card, Chip, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material'
-import { IfCan, useCan } from '../access'
+import { useAccess } from '../useAccess'
 import { api } from '../api'
-import { ActionButton, STATUS_CHOICES } from '../components'
+import { ActionButton, RowActions, STATUS_CHOICES } from '../components'
 import { type TreeNode, useMenuTree } from './MenuTreeInput'
 
 type Row = TreeNode & {
@@ -32,18 +33,29 @@ const flatten = (nodes: TreeNode[], depth = 0): Row[] =>
 /** The whole menu tree (GET /api/admin/menus/tree) as an indented table. */
 export const MenuTree = () => {
   const { data = [] } = useMenuTree()
-  const can = useCan()
+  const can = useAccess()
+  const translate = useTranslate()
   return (
     <Card sx={{ mt: 2 }}>
-      <Title title="Menus" />
-      <IfCan code="system:menu:create">
-        <Button component={Link} to="/menus/create" label="Add a top-level node" sx={{ m: 1 }} />
-      </IfCan>
+      <Title title={translate('Menus', { _: 'Menus' })} />
+      {can('menus', 'create') && (
+        <Button
+          component={Link}
+          to="/menus/create"
+          label="app.action.add_top_level"
+          sx={{ m: 1 }}
+        />
+      )}
       <Table size="small">
         <TableHead>
           <TableRow>
-            {['Name', 'Type', 'Path', 'Permission', 'Sort', 'Visible', 'Status', ''].map((head) => (
-              <TableCell key={head}>{head}</TableCell>
+            {['name', 'type', 'path', 'permission', 'sort', 'visible', 'status', ''].map((head) => (
+              <TableCell key={head}>
+                {head &&
+                  translate(`resources.menus.fields.${head}`, {
+                    _: head[0].toUpperCase() + head.slice(1),
+                  })}
+              </TableCell>
             ))}
           </TableRow>
         </TableHead>
@@ -56,30 +68,34 @@ export const MenuTree = () => {
                 <TableCell>{node.path}</TableCell>
                 <TableCell>{node.permission}</TableCell>
                 <TableCell>{node.sort}</TableCell>
-                <TableCell>{node.visible ? 'yes' : 'no'}</TableCell>
+                <TableCell>
+                  {translate(node.visible ? 'ra.boolean.true' : 'ra.boolean.false')}
+                </TableCell>
                 <TableCell>
                   <Chip size="small" label={node.status} />
                 </TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {can('system:menu:create') && node.type !== 'button' && (
-                    <Button
-                      component={Link}
-                      to="/menus/create"
-                      state={{ record: { parentId: node.id } }}
-                      label="Add child"
+                  <RowActions>
+                    {can('menus', 'create') && node.type !== 'button' && (
+                      <Button
+                        component={Link}
+                        to="/menus/create"
+                        state={{ record: { parentId: node.id } }}
+                        label="app.action.add_child"
+                      />
+                    )}
+                    {can('menus', 'edit', node) && (
+                      <Button component={Link} to={`/menus/${node.id}`} label="ra.action.edit" />
+                    )}
+                    <ActionButton
+                      action="delete"
+                      label="ra.action.delete"
+                      confirm="app.action.menu_delete_confirm"
+                      confirmArgs={{ name: node.name }}
+                      done="app.action.menu_deleted"
+                      run={(menu) => api(`admin/menus/${menu.id}`, { method: 'DELETE' })}
                     />
-                  )}
-                  {can('system:menu:update') && (
-                    <Button component={Link} to={`/menus/${node.id}`} label="Edit" />
-                  )}
-                  <ActionButton
-                    code="system:menu:delete"
-                    label="Delete"
-                    confirm={`Delete "${node.name}"?`}
-                    done="Menu deleted"
-                    show={(menu) => menu.children.length === 0}
-                    run={(menu) => api(`admin/menus/${menu.id}`, { method: 'DELETE' })}
-                  />
+                  </RowActions>
                 </TableCell>
               </TableRow>
             </RecordContextProvider>

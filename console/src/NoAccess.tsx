@@ -1,4 +1,10 @@
-import { Title, useResourceContext, useResourceDefinition, useTranslate } from 'react-admin'
+import {
+  CreateButton,
+  Title,
+  useResourceContext,
+  useResourceDefinition,
+  useTranslate,
+} from 'react-admin'
 import { Alert, AlertTitle, Card, CardContent } from '@mui/material'
 import { ACCESS, type Resource } from './access'
 
@@ -9,7 +15,7 @@ import { ACCESS, type Resource } from './access'
 export function NoAccess() {
   const translate = useTranslate()
   const code = ACCESS[useResourceContext() as Resource].list
-  const { options } = useResourceDefinition()
+  const { options, hasCreate } = useResourceDefinition()
   return (
     <Card sx={{ mt: 2 }} data-testid="no-access">
       {options?.label && <Title title={translate(options.label, { _: options.label })} />}
@@ -18,6 +24,8 @@ export function NoAccess() {
           <AlertTitle>{translate('app.no_access.title')}</AlertTitle>
           {translate('app.no_access.body', { code })}
         </Alert>
+        {/* Its create page may still be held (react-admin hides the button otherwise). */}
+        {hasCreate && <CreateButton sx={{ mt: 1 }} />}
       </CardContent>
     </Card>
   )

@@ -24,6 +24,7 @@ import {
   IconButton,
   Menu,
   TextField,
+  ThemeProvider,
   useMediaQuery,
   type Theme,
 } from '@mui/material'
@@ -39,14 +40,25 @@ export const STATUS_CHOICES = [
   { id: 'disabled', name: 'app.status.disabled' },
 ]
 
+/** The label of a list's row-actions column (RowActions): first on a phone, last otherwise. */
+export const ACTIONS_COLUMN = 'app.actions'
+const isActions = (child: ReactNode) =>
+  isValidElement(child) && (child.props as { label?: string }).label === ACTIONS_COLUMN
+
+export const useNarrow = () => useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'))
+
 /**
  * A list table. Columns are sort buttons only where the API sorts on request (SORTABLE, the
- * server's allow-list); rows open the edit page where the account may edit that row.
+ * server's allow-list); rows open the edit page where the account may edit that row. On a phone
+ * the actions column comes first, where a table wider than the screen cannot hide it.
  */
 export function Grid({ children, rowClick }: { children: ReactNode; rowClick?: 'edit' | false }) {
   const resource = useResourceContext() as Resource
   const can = useAccess()
+  const narrow = useNarrow()
   const sortable = new Set<string>(SORTABLE[resource] ?? [])
+  const columns = Children.toArray(children)
+  if (narrow) columns.sort((a, b) => Number(isActions(b)) - Number(isActions(a)))
   return (
     <Datagrid
       rowClick={
@@ -56,7 +68,7 @@ export function Grid({ children, rowClick }: { children: ReactNode; rowClick?: '
       }
       bulkActionButtons={false}
     >
-      {Children.map(children, (child) =>
+      {columns.map((child) =>
         isValidElement(child)
           ? cloneElement(child as ReactElement<{ sortable?: boolean; source?: string }>, {
               sortable: sortable.has((child.props as { source?: string }).source ?? ''),
@@ -127,12 +139,24 @@ export function ResourceList(props: { filters: ReactElement[]; children: ReactNo
 export const NO_SORT = { field: '', order: 'ASC' } as const
 
 /**
- * A row's actions: buttons in the row on a wide screen; behind one "more" button on a phone,
- * first in the row, where a narrow table cannot push them out of sight. The menu stays mounted
- * so a dialog an action opened survives the menu closing.
+ * react-admin draws its buttons as bare icons on a phone (`down('sm')`), and an action without an
+ * icon as nothing visible: inside the actions menu they keep their labels.
+ */
+const withLabels = (outer: Theme): Theme => ({
+  ...outer,
+  breakpoints: {
+    ...outer.breakpoints,
+    down: (key) => (key === 'sm' ? '@media (max-width:-1px)' : outer.breakpoints.down(key)),
+  },
+})
+
+/**
+ * A row's actions: buttons in the row on a wide screen; behind one "more" button on a phone
+ * (labelled buttons in a menu). The menu stays mounted so a dialog an action opened survives
+ * the menu closing.
  */
 export function RowActions({ children }: { children: ReactNode }) {
-  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'))
+  const narrow = useNarrow()
   const translate = useTranslate()
   const [anchor, setAnchor] = useState<HTMLElement | null>(null)
   if (!narrow) return <span style={{ whiteSpace: 'nowrap' }}>{children}</span>
@@ -159,7 +183,7 @@ export function RowActions({ children }: { children: ReactNode }) {
           onClickCapture={() => setAnchor(null)}
           style={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start' }}
         >
-          {children}
+          <ThemeProvider theme={withLabels}>{children}</ThemeProvider>
         </div>
       </Menu>
     </>

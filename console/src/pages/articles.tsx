@@ -13,7 +13,7 @@ import {
   WrapperField,
 } from 'react-admin'
 import { api } from '../api'
-import { ActionButton, PromptButton, ResourceList, RowActions } from '../components'
+import { ActionButton, PromptButton, ResourceList, RowActions, ACTIONS_COLUMN } from '../components'
 
 const CATEGORIES = ['news', 'guide', 'release', 'announcement', 'engineering'].map((id) => ({
   id,
@@ -50,7 +50,7 @@ export const ArticleList = () => (
     />
     <DateField source="publishedAt" showTime />
     <TextField source="author.account" label="resources.articles.fields.author" />
-    <WrapperField label="app.actions" sortable={false}>
+    <WrapperField label={ACTIONS_COLUMN} sortable={false}>
       <RowActions>
         <ActionButton
           action="publish"

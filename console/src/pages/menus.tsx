@@ -11,12 +11,14 @@ import {
   TextInput,
   Title,
   required,
+  useResourceDefinition,
   useTranslate,
 } from 'react-admin'
+import Add from '@mui/icons-material/Add'
 import { Card, Chip, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material'
 import { useAccess } from '../useAccess'
 import { api } from '../api'
-import { ActionButton, RowActions, STATUS_CHOICES } from '../components'
+import { ActionButton, RowActions, STATUS_CHOICES, useNarrow } from '../components'
 import { type TreeNode, useMenuTree } from './MenuTreeInput'
 
 type Row = TreeNode & {
@@ -35,21 +37,56 @@ export const MenuTree = () => {
   const { data = [] } = useMenuTree()
   const can = useAccess()
   const translate = useTranslate()
-  return (
-    <Card sx={{ mt: 2 }}>
-      <Title title={translate('Menus', { _: 'Menus' })} />
-      {can('menus', 'create') && (
-        <Button
-          component={Link}
-          to="/menus/create"
-          label="app.action.add_top_level"
-          sx={{ m: 1 }}
+  const { options } = useResourceDefinition()
+  // On a phone the actions come first, where the wide table cannot hide them.
+  const narrow = useNarrow()
+  const actions = (node: Row) => (
+    <TableCell sx={{ whiteSpace: 'nowrap' }}>
+      <RowActions>
+        {can('menus', 'create') && node.type !== 'button' && (
+          <Button
+            component={Link}
+            to="/menus/create"
+            state={{ record: { parentId: node.id } }}
+            label="app.action.add_child"
+          />
+        )}
+        {can('menus', 'edit', node) && (
+          <Button component={Link} to={`/menus/${node.id}`} label="ra.action.edit" />
+        )}
+        <ActionButton
+          action="delete"
+          label="ra.action.delete"
+          confirm="app.action.menu_delete_confirm"
+          confirmArgs={{ name: node.name }}
+          done="app.action.menu_deleted"
+          run={(menu) => api(`admin/menus/${menu.id}`, { method: 'DELETE' })}
         />
+      </RowActions>
+    </TableCell>
+  )
+  return (
+    <Card sx={{ mt: 2, overflowX: 'auto' }}>
+      <Title title={translate(options?.label ?? 'Menus', { _: options?.label })} />
+      {can('menus', 'create') && (
+        <Button component={Link} to="/menus/create" label="app.action.add_top_level" sx={{ m: 1 }}>
+          <Add />
+        </Button>
       )}
       <Table size="small">
         <TableHead>
           <TableRow>
-            {['name', 'type', 'path', 'permission', 'sort', 'visible', 'status', ''].map((head) => (
+            {[
+              ...(narrow ? [''] : []),
+              'name',
+              'type',
+              'path',
+              'permission',
+              'sort',
+              'visible',
+              'status',
+              ...(narrow ? [] : ['']),
+            ].map((head) => (
               <TableCell key={head}>
                 {head &&
                   translate(`resources.menus.fields.${head}`, {
@@ -63,6 +100,7 @@ export const MenuTree = () => {
           {flatten(data).map((node) => (
             <RecordContextProvider key={node.id} value={node}>
               <TableRow hover>
+                {narrow && actions(node)}
                 <TableCell sx={{ pl: 2 + node.depth * 3 }}>{node.name}</TableCell>
                 <TableCell>{node.type}</TableCell>
                 <TableCell>{node.path}</TableCell>
@@ -74,29 +112,7 @@ export const MenuTree = () => {
                 <TableCell>
                   <Chip size="small" label={node.status} />
                 </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  <RowActions>
-                    {can('menus', 'create') && node.type !== 'button' && (
-                      <Button
-                        component={Link}
-                        to="/menus/create"
-                        state={{ record: { parentId: node.id } }}
-                        label="app.action.add_child"
-                      />
-                    )}
-                    {can('menus', 'edit', node) && (
-                      <Button component={Link} to={`/menus/${node.id}`} label="ra.action.edit" />
-                    )}
-                    <ActionButton
-                      action="delete"
-                      label="ra.action.delete"
-                      confirm="app.action.menu_delete_confirm"
-                      confirmArgs={{ name: node.name }}
-                      done="app.action.menu_deleted"
-                      run={(menu) => api(`admin/menus/${menu.id}`, { method: 'DELETE' })}
-                    />
-                  </RowActions>
-                </TableCell>
+                {!narrow && actions(node)}
               </TableRow>
             </RecordContextProvider>
           ))}

@@ -11,7 +11,14 @@ import {
   WrapperField,
 } from 'react-admin'
 import { api } from '../api'
-import { ActionButton, ExportCsvButton, Grid, NO_SORT, RowActions } from '../components'
+import {
+  ActionButton,
+  ExportCsvButton,
+  Grid,
+  NO_SORT,
+  RowActions,
+  ACTIONS_COLUMN,
+} from '../components'
 
 const OUTCOMES = [
   'succeeded',
@@ -92,7 +99,7 @@ export const SessionList = () => (
       <TextField source="userAgent" />
       <DateField source="createdAt" showTime />
       <DateField source="lastSeenAt" showTime />
-      <WrapperField label="app.actions" sortable={false}>
+      <WrapperField label={ACTIONS_COLUMN} sortable={false}>
         <RowActions>
           <ActionButton
             action="delete"

@@ -14,7 +14,7 @@ import {
   useRecordContext,
 } from 'react-admin'
 import { useAccess } from '../useAccess'
-import { ResourceList, RowActions, STATUS_CHOICES } from '../components'
+import { ResourceList, RowActions, STATUS_CHOICES, ACTIONS_COLUMN } from '../components'
 import { MenuTreeInput } from './MenuTreeInput'
 
 const filters = [
@@ -30,7 +30,7 @@ export const RoleList = () => (
     <ChipField source="status" size="small" />
     <BooleanField source="isSystem" />
     <TextField source="sort" />
-    <WrapperField label="app.actions" sortable={false}>
+    <WrapperField label={ACTIONS_COLUMN} sortable={false}>
       <RowActions>
         {/* Hidden by canAccess without the code, and on a system role (access.ts). */}
         <DeleteButton mutationMode="pessimistic" />

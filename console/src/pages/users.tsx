@@ -26,6 +26,7 @@ import {
   ResourceList,
   RowActions,
   STATUS_CHOICES,
+  ACTIONS_COLUMN,
 } from '../components'
 
 const filters = [
@@ -33,11 +34,16 @@ const filters = [
   <SelectInput key="status" source="status" choices={STATUS_CHOICES} />,
 ]
 
-const RolesInput = () => (
-  <ReferenceArrayInput source="roleIds" reference="roles" perPage={100} sort={NO_SORT}>
-    <SelectArrayInput optionText="name" label="resources.users.fields.roleIds" />
-  </ReferenceArrayInput>
-)
+/** The role choices come from the roles list: without its code, no roles input. */
+const RolesInput = () => {
+  const can = useAccess()
+  if (!can('roles', 'list')) return null
+  return (
+    <ReferenceArrayInput source="roleIds" reference="roles" perPage={100} sort={NO_SORT}>
+      <SelectArrayInput optionText="name" label="resources.users.fields.roleIds" />
+    </ReferenceArrayInput>
+  )
+}
 
 /** Reset password, unlock, delete: in the row, and on the edit page (one place to reach them). */
 const UserActions = () => (
@@ -64,9 +70,6 @@ const UserActions = () => (
 
 export const UserList = () => (
   <ResourceList filters={filters}>
-    <WrapperField label="app.actions" sortable={false}>
-      <UserActions />
-    </WrapperField>
     <TextField source="id" />
     <TextField source="account" />
     <TextField source="nickname" />
@@ -77,6 +80,9 @@ export const UserList = () => (
     />
     <DateField source="lastLoginAt" showTime />
     <DateField source="lockedUntil" showTime />
+    <WrapperField label={ACTIONS_COLUMN} sortable={false}>
+      <UserActions />
+    </WrapperField>
   </ResourceList>
 )
 

@@ -455,6 +455,22 @@ test.group('Console in Chromium', (group) => {
 
     // Chinese: the switcher in the app bar; labels, titles and the choice survive a reload.
     const desk = await openAs(admin.id)
+    // Sorting is the server's: a column header sends `sort=field`, then `sort=-field`.
+    await desk.tab.goto(`${server.url}/#/users`)
+    await desk.tab.locator('table tbody tr').first().waitFor()
+    for (const expected of ['account', '-account']) {
+      const asked = desk.tab.waitForRequest((request) => request.url().includes('sort='))
+      await desk.tab.getByRole('columnheader', { name: 'Account' }).getByRole('button').click()
+      assert.equal(new URL((await asked).url()).searchParams.get('sort'), expected)
+    }
+    // Columns outside the allow-list are not sort buttons.
+    assert.equal(
+      await desk.tab
+        .getByRole('columnheader', { name: 'Locked until' })
+        .getByRole('button')
+        .count(),
+      0
+    )
     await desk.tab.getByRole('button', { name: 'English' }).click()
     await desk.tab.getByRole('menuitem', { name: '简体中文' }).click()
     await desk.tab.locator(SIDEBAR).getByText('用户管理').waitFor()

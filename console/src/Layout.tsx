@@ -8,6 +8,7 @@ import {
   UserMenu,
   usePermissions,
   useTranslate,
+  type TranslateFunction,
 } from 'react-admin'
 import { ListSubheader } from '@mui/material'
 import { Navigate, useLocation } from 'react-router-dom'
@@ -49,11 +50,7 @@ const bySort = (a: MenuNode, b: MenuNode) => a.sort - b.sort || a.id - b.id
  * left out of the sidebar but their pages stay reachable. The server already dropped what the
  * account does not hold.
  */
-function items(
-  nodes: MenuNode[],
-  translate: (key: string, options?: any) => string,
-  depth = 0
-): ReactNode[] {
+function items(nodes: MenuNode[], translate: TranslateFunction, depth = 0): ReactNode[] {
   return [...nodes]
     .filter((node) => node.visible)
     .sort(bySort)

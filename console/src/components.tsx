@@ -17,6 +17,7 @@ import {
   useTranslate,
 } from 'react-admin'
 import {
+  Chip,
   Dialog,
   DialogActions,
   DialogContent,
@@ -39,6 +40,12 @@ export const STATUS_CHOICES = [
   { id: 'enabled', name: 'app.status.enabled' },
   { id: 'disabled', name: 'app.status.disabled' },
 ]
+
+/** An enabled/disabled status as a chip, in the console's language. */
+export function StatusChip({ value }: { value: string }) {
+  const translate = useTranslate()
+  return <Chip size="small" label={translate(`app.status.${value}`, { _: value })} />
+}
 
 /** The label of a list's row-actions column (RowActions): first on a phone, last otherwise. */
 export const ACTIONS_COLUMN = 'app.actions'

@@ -451,6 +451,12 @@ test.group('Console in Chromium', (group) => {
     ;({ labels } = await actionsOf(ADMIN_ACCOUNT))
     assert.deepEqual(labels, [])
     assert.isString(other.sessionId)
+    // The menu tree: a leaf node's actions, on screen too.
+    await phone.tab.goto(`${server.url}/#/menus`)
+    ;({ labels } = await actionsOf('content:article:publish'))
+    assert.deepEqual(labels, ['EDIT', 'DELETE'])
+    await phone.tab.screenshot({ path: `${SHOTS}/phone-menus.png` })
+    await phone.tab.keyboard.press('Escape')
     await phone.context.close()
 
     // Chinese: the switcher in the app bar; labels, titles and the choice survive a reload.

@@ -15,10 +15,10 @@ import {
   useTranslate,
 } from 'react-admin'
 import Add from '@mui/icons-material/Add'
-import { Card, Chip, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material'
+import { Card, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material'
 import { useAccess } from '../useAccess'
 import { api } from '../api'
-import { ActionButton, RowActions, STATUS_CHOICES, useNarrow } from '../components'
+import { ActionButton, RowActions, STATUS_CHOICES, StatusChip, useNarrow } from '../components'
 import { type TreeNode, useMenuTree } from './MenuTreeInput'
 
 type Row = TreeNode & {
@@ -110,7 +110,7 @@ export const MenuTree = () => {
                   {translate(node.visible ? 'ra.boolean.true' : 'ra.boolean.false')}
                 </TableCell>
                 <TableCell>
-                  <Chip size="small" label={node.status} />
+                  <StatusChip value={node.status} />
                 </TableCell>
                 {!narrow && actions(node)}
               </TableRow>

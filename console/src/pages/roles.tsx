@@ -1,6 +1,6 @@
 import {
+  FunctionField,
   BooleanField,
-  ChipField,
   Create,
   DeleteButton,
   Edit,
@@ -14,7 +14,7 @@ import {
   useRecordContext,
 } from 'react-admin'
 import { useAccess } from '../useAccess'
-import { ResourceList, RowActions, STATUS_CHOICES, ACTIONS_COLUMN } from '../components'
+import { ResourceList, RowActions, STATUS_CHOICES, ACTIONS_COLUMN, StatusChip } from '../components'
 import { MenuTreeInput } from './MenuTreeInput'
 
 const filters = [
@@ -27,7 +27,7 @@ export const RoleList = () => (
     <TextField source="id" />
     <TextField source="code" />
     <TextField source="name" />
-    <ChipField source="status" size="small" />
+    <FunctionField source="status" render={(row) => <StatusChip value={row.status} />} />
     <BooleanField source="isSystem" />
     <TextField source="sort" />
     <WrapperField label={ACTIONS_COLUMN} sortable={false}>

@@ -1,5 +1,4 @@
 import {
-  ChipField,
   Create,
   DateField,
   DeleteButton,
@@ -27,6 +26,7 @@ import {
   RowActions,
   STATUS_CHOICES,
   ACTIONS_COLUMN,
+  StatusChip,
 } from '../components'
 
 const filters = [
@@ -73,7 +73,7 @@ export const UserList = () => (
     <TextField source="id" />
     <TextField source="account" />
     <TextField source="nickname" />
-    <ChipField source="status" size="small" />
+    <FunctionField source="status" render={(row) => <StatusChip value={row.status} />} />
     <FunctionField
       source="roles"
       render={(user) => user.roles.map((role: { name: string }) => role.name).join(', ')}

@@ -425,7 +425,7 @@ test.group('Console in Chromium', (group) => {
       await more.click()
       const menu = phone.tab.getByRole('menu')
       await menu.waitFor()
-      const labels = trimAll(await menu.getByRole('button').allInnerTexts())
+      const labels = trimAll(await menu.locator('a, button').allInnerTexts())
       return { menu, labels }
     }
     let { menu, labels } = await actionsOf(locked.account)

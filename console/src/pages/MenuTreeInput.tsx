@@ -1,15 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
 import { useInput, useTranslate } from 'react-admin'
 import { Box, Checkbox, FormControlLabel, FormLabel, Typography } from '@mui/material'
-import { api } from '../api'
+import { api, type Schemas } from '../api'
 
-export type TreeNode = {
-  id: number
-  type: string
-  name: string
-  permission: string | null
-  children: TreeNode[]
-}
+/** A node of GET /api/admin/menus/tree (and /api/auth/me/grantable-menus). */
+export type TreeNode = Schemas['MenuTree']
 
 export const useMenuTree = () =>
   useQuery({

@@ -21,16 +21,10 @@ import { api } from '../api'
 import { ActionButton, RowActions, STATUS_CHOICES, StatusChip, useNarrow } from '../components'
 import { type TreeNode, useMenuTree } from './MenuTreeInput'
 
-type Row = TreeNode & {
-  path: string | null
-  sort: number
-  visible: boolean
-  status: string
-  depth: number
-}
+type Row = TreeNode & { depth: number }
 
 const flatten = (nodes: TreeNode[], depth = 0): Row[] =>
-  nodes.flatMap((node) => [{ ...(node as Row), depth }, ...flatten(node.children, depth + 1)])
+  nodes.flatMap((node) => [{ ...node, depth }, ...flatten(node.children, depth + 1)])
 
 /** The whole menu tree (GET /api/admin/menus/tree) as an indented table. */
 export const MenuTree = () => {

@@ -1,10 +1,13 @@
 import { Route } from 'react-router-dom'
 import { Admin, CustomRoutes, Resource } from 'react-admin'
 import { Card, CardContent, Typography } from '@mui/material'
-import { useLogin, usePermissions } from 'react-admin'
+import { useLogin, usePermissions, useTranslate } from 'react-admin'
 import { QueryClient } from '@tanstack/react-query'
+import { canAccess } from './access'
 import { authProvider, type Me, type MenuNode } from './authProvider'
+import { NoAccess } from './NoAccess'
 import { dataProvider } from './dataProvider'
+import { i18nProvider } from './i18n'
 import { Layout } from './Layout'
 import { LoginPage } from './LoginPage'
 import { PAGES } from './pages'
@@ -20,16 +23,19 @@ const pageNodes = (nodes: MenuNode[]): MenuNode[] =>
 
 function Dashboard() {
   const { permissions: me } = usePermissions<Me>()
+  const translate = useTranslate()
   if (!me) return null
+  const roles = me.roles
+    .map((role) => `${role.name}${role.status === 'enabled' ? '' : ` (${role.status})`}`)
+    .join(', ')
   return (
     <Card sx={{ mt: 2 }}>
       <CardContent>
-        <Typography variant="h6">Welcome, {me.user.nickname || me.user.account}</Typography>
+        <Typography variant="h6">
+          {translate('app.welcome', { name: me.user.nickname || me.user.account })}
+        </Typography>
         <Typography color="text.secondary">
-          Roles:{' '}
-          {me.roles
-            .map((role) => `${role.name}${role.status === 'enabled' ? '' : ` (${role.status})`}`)
-            .join(', ') || 'none'}
+          {translate('app.roles', { roles: roles || translate('app.none') })}
         </Typography>
       </CardContent>
     </Card>
@@ -60,13 +66,15 @@ const queryClient = new QueryClient({
 
 /**
  * The resources come from /me (react-admin passes getPermissions' answer to this function): a
- * page the account does not hold is not even routed, nor a create or edit page without its code.
+ * page the account does not hold is not even routed, nor a create or edit page it may not use
+ * (access.ts). A page held without its list code shows why instead of a failing list.
  */
 export function App() {
   return (
     <Admin
       title="Admin console"
       authProvider={authProvider}
+      i18nProvider={i18nProvider}
       queryClient={queryClient}
       dataProvider={dataProvider}
       loginPage={AdminLoginPage}
@@ -79,17 +87,18 @@ export function App() {
         ...pageNodes(me?.menus ?? [])
           .filter((node) => PAGES[node.component!])
           .map((node) => {
-            const { codes, ...page } = PAGES[node.component!]
-            const holds = (code?: string) => !code || me!.permissions.includes(code)
+            const page = PAGES[node.component!]
+            const can = (action: string) => canAccess(me, { resource: page.name, action })
             return (
               <Resource
                 key={page.name}
                 name={page.name}
-                // Page titles use the menu's own name (what the administrators called it).
+                // Page titles use the menu's own name (what the administrators called it); a
+                // label is a translation key, so the seeded names have Chinese ones (i18n/zh.ts).
                 options={{ label: node.name }}
-                list={page.list}
-                create={holds(codes?.create) ? page.create : undefined}
-                edit={holds(codes?.edit) ? page.edit : undefined}
+                list={can('list') ? page.list : NoAccess}
+                create={can('create') ? page.create : undefined}
+                edit={can('edit') ? page.edit : undefined}
               />
             )
           }),

@@ -7,6 +7,8 @@ import {
   MenuItemLink,
   UserMenu,
   usePermissions,
+  useTranslate,
+  type TranslateFunction,
 } from 'react-admin'
 import { ListSubheader } from '@mui/material'
 import { Navigate, useLocation } from 'react-router-dom'
@@ -49,7 +51,7 @@ const bySort = (a: MenuNode, b: MenuNode) => a.sort - b.sort || a.id - b.id
  * left out of the sidebar but their pages stay reachable. The server already dropped what the
  * account does not hold.
  */
-function items(nodes: MenuNode[], depth = 0): ReactNode[] {
+function items(nodes: MenuNode[], translate: TranslateFunction, depth = 0): ReactNode[] {
   return [...nodes]
     .filter((node) => node.visible)
     .sort(bySort)
@@ -60,9 +62,9 @@ function items(nodes: MenuNode[], depth = 0): ReactNode[] {
             key={`d${node.id}`}
             sx={{ lineHeight: '36px', pl: 2 + depth * 2, bgcolor: 'transparent' }}
           >
-            {node.name}
+            {translate(node.name, { _: node.name })}
           </ListSubheader>,
-          ...items(node.children, depth + 1),
+          ...items(node.children, translate, depth + 1),
         ]
       }
       const page = node.component ? PAGES[node.component] : undefined
@@ -71,7 +73,7 @@ function items(nodes: MenuNode[], depth = 0): ReactNode[] {
         <MenuItemLink
           key={`m${node.id}`}
           to={`/${page.name}`}
-          primaryText={node.name}
+          primaryText={translate(node.name, { _: node.name })}
           leftIcon={icon(node.icon)}
           sx={{ pl: 2 + depth }}
         />,
@@ -81,19 +83,22 @@ function items(nodes: MenuNode[], depth = 0): ReactNode[] {
 
 function Sidebar() {
   const { permissions } = usePermissions<Me>()
-  return <Menu data-testid="sidebar">{items(permissions?.menus ?? [])}</Menu>
+  // Menu names are labels: the seeded ones are translated (i18n/zh.ts), renamed ones shown as is.
+  const translate = useTranslate()
+  return <Menu data-testid="sidebar">{items(permissions?.menus ?? [], translate)}</Menu>
 }
 
 const MyUserMenu = () => (
   <UserMenu>
     <AccountMenuItem />
-    <MenuItemLink to="/password" primaryText="Change password" leftIcon={<Key />} />
+    <MenuItemLink to="/password" primaryText="app.change_password" leftIcon={<Key />} />
     <Logout />
   </UserMenu>
 )
 
 // Defined once at module level: a new component on each render would remount the app bar and
 // lose the page title rendered into it.
+// Its default toolbar holds the language switcher (two locales in i18n/) and the refresh button.
 const MyAppBar = () => <AppBar userMenu={<MyUserMenu />} />
 
 /** An account whose password an administrator chose (or that expired) changes it first. */

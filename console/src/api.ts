@@ -1,4 +1,9 @@
 import { HttpError } from 'react-admin'
+import type { components } from './api-types'
+import { errorMessage } from './i18n/errors'
+
+/** The API's shapes, generated from its OpenAPI document (`npm run api-types`, api-types.ts). */
+export type Schemas = components['schemas']
 
 /**
  * The one place that talks HTTP to the API. It adds the bearer token, unwraps the envelope
@@ -18,16 +23,40 @@ export const tokens = {
   setDevice: (token: string) => localStorage.setItem(DEVICE, token),
 }
 
-export type ApiError = { code: string; message: string; field?: string; rule?: string }
+export type ApiError = Schemas['ErrorEntry']
 
-export type Envelope<T> = {
-  data: T
-  meta?: { total: number; pageNum: number; pageSize: number; lastPage: number }
+export type Envelope<T> = { data: T; meta?: Schemas['PageMeta'] }
+
+/** `/api/<path>?<query>`: empty values are left out. */
+export function apiUrl(path: string, query: Record<string, unknown> = {}) {
+  const url = new URL(`/api/${path}`, window.location.origin)
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '')
+      url.searchParams.set(key, String(value))
+  }
+  return url
 }
 
-const MESSAGES: Record<number, string> = {
-  403: 'You do not have permission to do this.',
-  429: 'Too many attempts: please wait a moment and try again.',
+/** The bearer header of the stored session (none without one). */
+export function authHeaders(): Record<string, string> {
+  const token = tokens.get()
+  return token ? { Authorization: `Bearer ${token}` } : {}
+}
+
+/** The error contract as react-admin's HttpError, its message in the console's language. */
+export async function apiError(response: Response): Promise<HttpError> {
+  const body = await response.json().catch(() => ({}))
+  const errors: ApiError[] = Array.isArray(body.errors) ? body.errors : []
+  const first = errors[0]
+  const message = errorMessage(first?.code, response.status, first?.message)
+  // react-admin shows `body.errors[field]` under the matching form input.
+  const fieldErrors: Record<string, string> = {}
+  for (const error of errors) if (error.field) fieldErrors[error.field] = error.message
+  return new HttpError(message, response.status, {
+    errors: fieldErrors,
+    code: first?.code,
+    rule: first?.rule,
+  })
 }
 
 export async function api<T = any>(
@@ -40,14 +69,12 @@ export async function api<T = any>(
     signal?: AbortSignal
   } = {}
 ): Promise<Envelope<T>> {
-  const url = new URL(`/api/${path}`, window.location.origin)
-  for (const [key, value] of Object.entries(options.query ?? {})) {
-    if (value !== undefined && value !== null && value !== '')
-      url.searchParams.set(key, String(value))
+  const url = apiUrl(path, options.query)
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    ...authHeaders(),
+    ...options.headers,
   }
-  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers }
-  const token = tokens.get()
-  if (token) headers.Authorization = `Bearer ${token}`
   // A FormData body (an upload) goes as multipart: the browser writes its Content-Type.
   const form = options.body instanceof FormData
   if (options.body !== undefined && !form) headers['Content-Type'] = 'application/json'
@@ -63,20 +90,6 @@ export async function api<T = any>(
     signal: options.signal,
   })
   if (response.status === 204) return { data: undefined as T }
-  const body = await response.json().catch(() => ({}))
-  if (response.ok) return body
-
-  const errors: ApiError[] = Array.isArray(body.errors) ? body.errors : []
-  const first = errors[0]
-  const message = MESSAGES[response.status]
-    ? `${MESSAGES[response.status]}${first ? ` (${first.message})` : ''}`
-    : (first?.message ?? `Request failed (${response.status})`)
-  // react-admin shows `body.errors[field]` under the matching form input.
-  const fieldErrors: Record<string, string> = {}
-  for (const error of errors) if (error.field) fieldErrors[error.field] = error.message
-  throw new HttpError(message, response.status, {
-    errors: fieldErrors,
-    code: first?.code,
-    rule: first?.rule,
-  })
+  if (response.ok) return response.json()
+  throw await apiError(response)
 }

@@ -1,43 +1,23 @@
 import { HttpError, type AuthProvider } from 'react-admin'
-import { api, tokens } from './api'
+import { api, tokens, type Schemas } from './api'
+import type { operations } from './api-types'
+import { canAccess } from './access'
 
 /** GET /api/auth/me: the account, its roles, its sidebar tree and its permission codes. */
-export type MenuNode = {
-  id: number
-  parentId: number | null
-  type: 'directory' | 'menu'
-  name: string
-  path: string | null
-  component: string | null
-  icon: string | null
-  sort: number
-  visible: boolean
-  children: MenuNode[]
-}
-export type Me = {
-  user: {
-    id: number
-    account: string
-    nickname: string | null
-    email?: string | null
-    passwordChangeRequired: boolean
-    twoFactorEnabled?: boolean
-    avatarUrl?: string | null
-  }
-  roles: { id: number; code: string; name: string; status: string }[]
-  menus: MenuNode[]
-  permissions: string[]
-}
+export type Me = operations['auth.me']['responses'][200]['content']['application/json']['data']
+export type MenuNode = Schemas['SidebarMenu']
 
 /**
  * react-admin asks for the permissions and the identity together: one /me request serves both.
  * Without a stored token there is nothing to ask: no request, a 401 at once.
  */
 let pendingMe: Promise<Me> | null = null
+/** The latest /me answer: canAccess reads it (react-admin asks once per button and row). */
+let lastMe: Me | null = null
 function fetchMe(): Promise<Me> {
   if (!tokens.get()) return Promise.reject(new HttpError('Please sign in', 401))
   pendingMe ??= api<Me>('auth/me')
-    .then(({ data }) => data)
+    .then(({ data }) => (lastMe = data))
     .finally(() => (pendingMe = null))
   return pendingMe
 }
@@ -117,6 +97,12 @@ export const authProvider: AuthProvider = {
     // refetches the permissions once a token is stored.
     if (!tokens.get()) return null
     return fetchMe()
+  },
+
+  /** The access table (access.ts) over the /me codes, and the server's refusals per record. */
+  async canAccess(params) {
+    if (!tokens.get()) return false
+    return canAccess(lastMe ?? (await fetchMe()), params)
   },
 
   async getIdentity() {

@@ -8,29 +8,78 @@ import {
   FilterButton,
   List,
   TopToolbar,
+  useListContext,
   useLogoutIfAccessDenied,
   useNotify,
   useRecordContext,
   useRefresh,
+  useResourceContext,
+  useTranslate,
 } from 'react-admin'
-import { Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material'
-import { IfCan, useCan } from './access'
+import {
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  Menu,
+  TextField,
+  ThemeProvider,
+  useMediaQuery,
+  type Theme,
+} from '@mui/material'
+import Download from '@mui/icons-material/Download'
+import MoreVert from '@mui/icons-material/MoreVert'
+import type { Action, Resource } from './access'
+import { useAccess } from './useAccess'
+import { apiError, apiUrl, authHeaders } from './api'
+import { SORTABLE, listQuery } from './dataProvider'
 
 export const STATUS_CHOICES = [
-  { id: 'enabled', name: 'enabled' },
-  { id: 'disabled', name: 'disabled' },
+  { id: 'enabled', name: 'app.status.enabled' },
+  { id: 'disabled', name: 'app.status.disabled' },
 ]
 
+/** An enabled/disabled status as a chip, in the console's language. */
+export function StatusChip({ value }: { value: string }) {
+  const translate = useTranslate()
+  return <Chip size="small" label={translate(`app.status.${value}`, { _: value })} />
+}
+
+/** The label of a list's row-actions column (RowActions): first on a phone, last otherwise. */
+export const ACTIONS_COLUMN = 'app.actions'
+const isActions = (child: ReactNode) =>
+  isValidElement(child) && (child.props as { label?: string }).label === ACTIONS_COLUMN
+
+export const useNarrow = () => useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'))
+
 /**
- * A list table. The API pages but does not sort on request, so the column headers are not
- * sort buttons; rows open the edit page when `rowClick` is 'edit'.
+ * A list table. Columns are sort buttons only where the API sorts on request (SORTABLE, the
+ * server's allow-list); rows open the edit page where the account may edit that row. On a phone
+ * the actions column comes first, where a table wider than the screen cannot hide it.
  */
 export function Grid({ children, rowClick }: { children: ReactNode; rowClick?: 'edit' | false }) {
+  const resource = useResourceContext() as Resource
+  const can = useAccess()
+  const narrow = useNarrow()
+  const sortable = new Set<string>(SORTABLE[resource] ?? [])
+  const columns = Children.toArray(children)
+  if (narrow) columns.sort((a, b) => Number(isActions(b)) - Number(isActions(a)))
   return (
-    <Datagrid rowClick={rowClick ?? false} bulkActionButtons={false}>
-      {Children.map(children, (child) =>
+    <Datagrid
+      rowClick={
+        rowClick === 'edit'
+          ? (_id, _resource, record) => (can(resource, 'edit' as never, record) ? 'edit' : false)
+          : false
+      }
+      bulkActionButtons={false}
+    >
+      {columns.map((child) =>
         isValidElement(child)
-          ? cloneElement(child as ReactElement<{ sortable?: boolean }>, { sortable: false })
+          ? cloneElement(child as ReactElement<{ sortable?: boolean; source?: string }>, {
+              sortable: sortable.has((child.props as { source?: string }).source ?? ''),
+            })
           : child
       )}
     </Datagrid>
@@ -38,31 +87,113 @@ export function Grid({ children, rowClick }: { children: ReactNode; rowClick?: '
 }
 
 /**
- * The list page of an editable resource: filters, a Create button only with the `create` code,
- * rows that open the edit page only with the `update` code.
+ * `GET /api/admin/<resource>/export?format=csv` with the list's current filters and sort,
+ * downloaded with the bearer token (a link could not send it). Shown with the export code only.
  */
-export function ResourceList(props: {
-  filters: ReactElement[]
-  create: string
-  update: string
-  children: ReactNode
-}) {
-  const can = useCan()
+export function ExportCsvButton() {
+  const resource = useResourceContext() as Resource
+  const { filterValues, sort } = useListContext()
+  const can = useAccess()
+  const notify = useNotify()
+  const [busy, setBusy] = useState(false)
+  if (!can(resource, 'export' as never)) return null
+  const run = async () => {
+    setBusy(true)
+    try {
+      const url = apiUrl(`admin/${resource}/export`, {
+        ...listQuery(resource, filterValues, sort),
+        format: 'csv',
+      })
+      const response = await fetch(url, { headers: { Accept: 'text/csv', ...authHeaders() } })
+      if (!response.ok) throw await apiError(response)
+      const href = URL.createObjectURL(await response.blob())
+      const link = document.createElement('a')
+      link.href = href
+      link.download = `${resource}-${new Date().toISOString().slice(0, 10)}.csv`
+      link.click()
+      setTimeout(() => URL.revokeObjectURL(href), 10_000)
+      notify('app.export.done', { type: 'success' })
+    } catch (error) {
+      notify((error as Error).message, { type: 'error' })
+    } finally {
+      setBusy(false)
+    }
+  }
   return (
-    <List
-      filters={props.filters}
-      exporter={false}
-      actions={
-        <TopToolbar>
-          <FilterButton />
-          <IfCan code={props.create}>
-            <CreateButton />
-          </IfCan>
-        </TopToolbar>
-      }
-    >
-      <Grid rowClick={can(props.update) ? 'edit' : false}>{props.children}</Grid>
+    <Button label="ra.action.export" onClick={run} disabled={busy}>
+      <Download />
+    </Button>
+  )
+}
+
+/** Filters, Create (react-admin hides it without the create code) and Export (with its code). */
+export const ListActions = () => (
+  <TopToolbar>
+    <FilterButton />
+    <CreateButton />
+    <ExportCsvButton />
+  </TopToolbar>
+)
+
+/** The list page of a resource: the default sort is the server's (no `sort` sent). */
+export function ResourceList(props: { filters: ReactElement[]; children: ReactNode }) {
+  return (
+    <List filters={props.filters} exporter={false} sort={NO_SORT} actions={<ListActions />}>
+      <Grid rowClick="edit">{props.children}</Grid>
     </List>
+  )
+}
+export const NO_SORT = { field: '', order: 'ASC' } as const
+
+/**
+ * react-admin draws its buttons as bare icons on a phone (`down('sm')`), and an action without an
+ * icon as nothing visible: inside the actions menu they keep their labels.
+ */
+const withLabels = (outer: Theme): Theme => ({
+  ...outer,
+  breakpoints: {
+    ...outer.breakpoints,
+    down: (key) => (key === 'sm' ? '@media (max-width:-1px)' : outer.breakpoints.down(key)),
+  },
+})
+
+/**
+ * A row's actions: buttons in the row on a wide screen; behind one "more" button on a phone
+ * (labelled buttons in a menu). The menu stays mounted so a dialog an action opened survives
+ * the menu closing.
+ */
+export function RowActions({ children }: { children: ReactNode }) {
+  const narrow = useNarrow()
+  const translate = useTranslate()
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null)
+  if (!narrow) return <span style={{ whiteSpace: 'nowrap' }}>{children}</span>
+  return (
+    <>
+      <IconButton
+        size="small"
+        aria-label={translate('app.more_actions')}
+        onClick={(event) => {
+          event.stopPropagation()
+          setAnchor(event.currentTarget)
+        }}
+      >
+        <MoreVert fontSize="small" />
+      </IconButton>
+      <Menu
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={() => setAnchor(null)}
+        keepMounted
+        onClick={(event) => event.stopPropagation()}
+      >
+        <div
+          onClickCapture={() => setAnchor(null)}
+          style={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-start' }}
+        >
+          <ThemeProvider theme={withLabels}>{children}</ThemeProvider>
+        </div>
+      </Menu>
+    </>
   )
 }
 
@@ -84,24 +215,34 @@ function useAction() {
   }
 }
 
+/** Whether this row offers `action` (access.ts: the code, and the server's rules for the row). */
+function useOffered(action: string, show?: (record: any) => boolean) {
+  const record = useRecordContext()
+  const resource = useResourceContext() as Resource
+  const can = useAccess()
+  const offered =
+    Boolean(record) && can(resource, action as Action, record) && (!show || show(record))
+  return { record, offered }
+}
+
 /**
- * A row action (publish, unlock, force logout, ...): shown only with the permission `code`,
- * optionally behind a confirmation.
+ * A row action (publish, unlock, force logout, ...): shown only where access.ts allows `action`
+ * on this row, optionally behind a confirmation. Labels and messages are translation keys.
  */
 export function ActionButton(props: {
-  code: string
+  action: string
   label: string
   icon?: ReactNode
   confirm?: string
+  confirmArgs?: Record<string, unknown>
   done: string
   run: (record: any) => Promise<unknown>
   show?: (record: any) => boolean
 }) {
-  const record = useRecordContext()
-  const can = useCan()
+  const { record, offered } = useOffered(props.action, props.show)
   const action = useAction()
   const [open, setOpen] = useState(false)
-  if (!record || !can(props.code) || (props.show && !props.show(record))) return null
+  if (!offered) return null
   const go = () => action(() => props.run(record), props.done)
   return (
     <>
@@ -120,6 +261,7 @@ export function ActionButton(props: {
           isOpen={open}
           title={props.label}
           content={props.confirm}
+          translateOptions={props.confirmArgs}
           onConfirm={() => {
             setOpen(false)
             go()
@@ -133,18 +275,18 @@ export function ActionButton(props: {
 
 /** A row action that asks for one value first (a new password, a publication date). */
 export function PromptButton(props: {
-  code: string
+  action: string
   label: string
   field: { label: string; type: string; initial?: string }
   done: string
   run: (record: any, value: string) => Promise<unknown>
   show?: (record: any) => boolean
 }) {
-  const record = useRecordContext()
-  const can = useCan()
+  const { record, offered } = useOffered(props.action, props.show)
+  const translate = useTranslate()
   const action = useAction()
   const [value, setValue] = useState<string | null>(null)
-  if (!record || !can(props.code) || (props.show && !props.show(record))) return null
+  if (!offered) return null
   const close = () => setValue(null)
   return (
     <>
@@ -156,14 +298,14 @@ export function PromptButton(props: {
         }}
       />
       <Dialog open={value !== null} onClose={close} onClick={(event) => event.stopPropagation()}>
-        <DialogTitle>{props.label}</DialogTitle>
+        <DialogTitle>{translate(props.label)}</DialogTitle>
         <DialogContent>
           <TextField
             autoFocus
             margin="dense"
             fullWidth
             name="prompt"
-            label={props.field.label}
+            label={translate(props.field.label)}
             type={props.field.type}
             value={value ?? ''}
             onChange={(event) => setValue(event.target.value)}
@@ -171,9 +313,9 @@ export function PromptButton(props: {
           />
         </DialogContent>
         <DialogActions>
-          <Button label="Cancel" onClick={close} />
+          <Button label="ra.action.cancel" onClick={close} />
           <Button
-            label="Confirm"
+            label="ra.action.confirm"
             variant="contained"
             disabled={!value}
             onClick={() => {

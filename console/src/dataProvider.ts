@@ -1,11 +1,12 @@
-import type { DataProvider, RaRecord } from 'react-admin'
+import type { DataProvider, RaRecord, SortPayload } from 'react-admin'
 import { api } from './api'
+import type { Resource } from './access'
 
 /**
  * react-admin's calls mapped to /api/admin/<resource>. Lists page with `pageNum`/`pageSize`
  * (at most 100 per page) and answer `{ data, meta: { total, ... } }`; filters are passed as query
- * parameters with the API's names (keyword, status, account, ...). The API does not sort lists on
- * request, so the sort react-admin asks for is not sent. Updates send only the changed fields;
+ * parameters with the API's names (keyword, status, account, ...), the sort as `sort=field` or
+ * `sort=-field` (only for the columns in SORTABLE). Updates send only the changed fields;
  * the linked sets (a user's roles, a role's menus) have their own endpoints and are sent there
  * when they changed.
  */
@@ -18,14 +19,45 @@ const LINKS: Record<string, { field: string; endpoint: string }> = {
   roles: { field: 'menuIds', endpoint: 'menus' },
 }
 
+/**
+ * The columns each list sorts on request: the server's per-resource allow-list (anything else is
+ * a 422). Without a sort the server's own order holds (newest first for the logs).
+ */
+export const SORTABLE: { [R in Resource]?: readonly string[] } = {
+  'users': ['id', 'account', 'nickname', 'status', 'lastLoginAt', 'createdAt'],
+  'roles': ['id', 'code', 'name', 'sort'],
+  'articles': ['id', 'title', 'category', 'publishedAt'],
+  'login-logs': ['createdAt', 'account', 'ip', 'outcome'],
+  'audit-logs': ['createdAt', 'actor', 'permission', 'outcome'],
+  'sessions': ['createdAt', 'lastSeenAt'],
+}
+
+/**
+ * A list's filters and sort as the API's query parameters (the export sends the same). A sort
+ * on another column (react-admin's default `id` of a reference input) is not sent.
+ */
+export function listQuery(
+  resource: string,
+  filter: Record<string, unknown> = {},
+  sort?: SortPayload
+) {
+  const allowed = SORTABLE[resource as Resource]?.includes(sort?.field ?? '')
+  const sorted = allowed ? `${sort!.order === 'DESC' ? '-' : ''}${sort!.field}` : undefined
+  return { ...filter, sort: sorted }
+}
+
 const sameSet = (a: unknown[] = [], b: unknown[] = []) =>
   a.length === b.length && a.every((value) => b.includes(value))
 
 export const dataProvider: DataProvider = {
-  async getList(resource, { pagination, filter }) {
+  async getList(resource, { pagination, filter, sort }) {
     const { page = 1, perPage = 25 } = pagination ?? {}
     const { data, meta } = await api<any[]>(path(resource), {
-      query: { ...filter, pageNum: page, pageSize: Math.min(perPage, 100) },
+      query: {
+        ...listQuery(resource, filter, sort),
+        pageNum: page,
+        pageSize: Math.min(perPage, 100),
+      },
     })
     return { data, total: meta?.total ?? data.length }
   },

@@ -7,7 +7,17 @@ import type { Browser, Page } from 'playwright-core'
 import sharp from 'sharp'
 import env from '#start/env'
 import { withRealCommits } from '#tests/helpers/database'
-import { ADMIN_ACCOUNT, ADMIN_PASSWORD, challengeAnswer } from '#tests/helpers/auth'
+import Menu from '#models/menu'
+import {
+  ADMIN_ACCOUNT,
+  ADMIN_PASSWORD,
+  challengeAnswer,
+  createAdmin,
+  sessionToken,
+} from '#tests/helpers/auth'
+import { button, chainOf, seededAdmin } from '#tests/helpers/rbac'
+import Role from '#models/role'
+import { accountKey, blockedUntil, countFailure } from '#auth/login_limiter'
 import { humanDrag, launchChromium } from '#tests/helpers/browser'
 import { startConsoleServer, type ConsoleServer } from '#tests/helpers/console_server'
 import { measurePowInChromium, powSummary } from '#tests/helpers/pow_in_chromium'
@@ -603,6 +613,144 @@ test.group('Console in Chromium', (group) => {
     assert.isNotNull(await db.from('user_avatars').where('user_id', admin.id).first())
     await page.screenshot({ path: `${SHOTS}/profile.png`, fullPage: true })
     await context.close()
+  })
+
+  test('a page held without its list code says so; row actions at 390 px; actions the server refuses are not offered; Chinese', async ({
+    assert,
+  }) => {
+    // A role holding the users page and its create button, not its list button.
+    const page = await Menu.findByOrFail('component', 'system/user/index')
+    const create = await button('system:user:create')
+    const role = await Role.create({
+      code: 'user_creator',
+      name: 'User creator',
+      status: 'enabled',
+    })
+    await role.related('menus').attach([...new Set([...(await chainOf(create)), page.id])])
+    const creator = await createAdmin('creator1', { roles: ['user_creator'] })
+    const locked = await createAdmin('locked1')
+    for (let i = 0; i < 20 && !(await blockedUntil(accountKey(locked.account))); i++) {
+      await countFailure(accountKey(locked.account))
+    }
+    assert.isNotNull(await blockedUntil(accountKey(locked.account)))
+    await db
+      .from('users')
+      .whereIn('id', [creator.id, locked.id])
+      .update({ password_change_required: false })
+
+    /** A console tab signed in as `userId` (a real session, no captcha: the login has its tests). */
+    const openAs = async (userId: number, viewport = { width: 1280, height: 800 }) => {
+      const context = await browser.newContext({ viewport })
+      const tab = await context.newPage()
+      const { token, sessionId } = await sessionToken(userId)
+      await tab.goto(`${server.url}/#/login`)
+      await tab.evaluate((value) => localStorage.setItem('rbac.token', value), token)
+      await tab.goto(`${server.url}/#/`)
+      await tab.reload()
+      await tab.getByText('Welcome,').waitFor() // the dashboard (a phone hides the sidebar)
+      return { context, tab, sessionId }
+    }
+
+    const asCreator = await openAs(creator.id)
+    const lists: number[] = []
+    asCreator.tab.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/admin/users') lists.push(response.status())
+    })
+    await asCreator.tab.locator(`${SIDEBAR} a`, { hasText: 'Users' }).click()
+    const noAccess = asCreator.tab.getByTestId('no-access')
+    await noAccess.getByText('No access to this list').waitFor()
+    assert.include(await noAccess.innerText(), 'system:user:list')
+    await sleep(1000)
+    await asCreator.tab.screenshot({ path: `${SHOTS}/no-access.png` })
+    assert.deepEqual(lists, [], 'no list request')
+    assert.equal(await asCreator.tab.getByText(/of \d+/).count(), 0, 'no pagination footer')
+    assert.equal(await asCreator.tab.locator('.MuiSnackbar-root').count(), 0, 'no error toast')
+    // The create page it holds is still offered, under a singular title.
+    await noAccess.getByRole('link', { name: 'Create' }).click()
+    await asCreator.tab.locator('#react-admin-title', { hasText: 'Create user' }).waitFor()
+    await asCreator.context.close()
+
+    // The super admin on a phone: each row's actions sit behind its "more" button, on screen.
+    const admin = await seededAdmin()
+    const phone = await openAs(admin.id, { width: 390, height: 844 })
+    await phone.tab.goto(`${server.url}/#/users`)
+    const rowOf = (account: string) => phone.tab.locator('table tbody tr', { hasText: account })
+    const actionsOf = async (account: string) => {
+      const more = rowOf(account).getByRole('button', { name: 'More actions' })
+      const box = (await more.boundingBox())!
+      assert.isAtMost(box.x + box.width, 390, `${account}: the actions button is on screen`)
+      await more.click()
+      const menu = phone.tab.getByRole('menu')
+      await menu.waitFor()
+      const labels = trimAll(await menu.locator('a, button').allInnerTexts())
+      return { menu, labels }
+    }
+    let { menu, labels } = await actionsOf(locked.account)
+    assert.deepEqual(labels, ['RESET PASSWORD', 'UNLOCK', 'DELETE'])
+    await phone.tab.screenshot({ path: `${SHOTS}/phone-row-actions.png` })
+    await menu.getByRole('button', { name: 'Unlock' }).click()
+    await phone.tab.getByText('Account unlocked').waitFor()
+    assert.isNull(await blockedUntil(accountKey(locked.account)))
+    await phone.tab.keyboard.press('Escape')
+    // Its own row: no reset, no delete (the server refuses both); unlock stays.
+    ;({ labels } = await actionsOf(ADMIN_ACCOUNT))
+    assert.deepEqual(labels, [])
+    await phone.tab.keyboard.press('Escape')
+    await phone.tab.screenshot({ path: `${SHOTS}/phone-users.png` })
+
+    // Online administrators: its own session offers no force logout; another one does.
+    const other = await sessionToken(locked.id)
+    await phone.tab.goto(`${server.url}/#/sessions`)
+    await rowOf(locked.account).waitFor()
+    ;({ labels } = await actionsOf(locked.account))
+    assert.deepEqual(labels, ['FORCE LOGOUT'])
+    await phone.tab.keyboard.press('Escape')
+    ;({ labels } = await actionsOf(ADMIN_ACCOUNT))
+    assert.deepEqual(labels, [])
+    assert.isString(other.sessionId)
+    // The menu tree: a leaf node's actions, on screen too.
+    await phone.tab.goto(`${server.url}/#/menus`)
+    ;({ labels } = await actionsOf('content:article:publish'))
+    assert.deepEqual(labels, ['EDIT', 'DELETE'])
+    await phone.tab.screenshot({ path: `${SHOTS}/phone-menus.png` })
+    await phone.tab.keyboard.press('Escape')
+    await phone.context.close()
+
+    // Chinese: the switcher in the app bar; labels, titles and the choice survive a reload.
+    const desk = await openAs(admin.id)
+    // Sorting is the server's: a column header sends `sort=field`, then `sort=-field`.
+    await desk.tab.goto(`${server.url}/#/users`)
+    await desk.tab.locator('table tbody tr').first().waitFor()
+    for (const expected of ['account', '-account']) {
+      const asked = desk.tab.waitForRequest((request) => request.url().includes('sort='))
+      await desk.tab.getByRole('columnheader', { name: 'Account' }).getByRole('button').click()
+      assert.equal(new URL((await asked).url()).searchParams.get('sort'), expected)
+    }
+    // Columns outside the allow-list are not sort buttons.
+    assert.equal(
+      await desk.tab
+        .getByRole('columnheader', { name: 'Locked until' })
+        .getByRole('button')
+        .count(),
+      0
+    )
+    await desk.tab.getByRole('button', { name: 'English' }).click()
+    await desk.tab.getByRole('menuitem', { name: '简体中文' }).click()
+    await desk.tab.locator(SIDEBAR).getByText('用户管理').waitFor()
+    assert.deepEqual(trimAll(await sidebarHeadings(desk.tab)), ['系统管理', '内容管理', '系统监控'])
+    await desk.tab.reload()
+    await desk.tab.locator(`${SIDEBAR} a`, { hasText: '用户管理' }).click()
+    await desk.tab.getByRole('columnheader', { name: '账号' }).waitFor()
+    await desk.tab.screenshot({ path: `${SHOTS}/users-zh.png` })
+    await desk.tab.goto(`${server.url}/#/users/create`)
+    await desk.tab.locator('#react-admin-title', { hasText: '新建用户' }).waitFor()
+    // An error by its code, in Chinese (E_CONFLICT: the account name is taken).
+    await desk.tab.locator('input[name="account"]').fill(ADMIN_ACCOUNT)
+    await desk.tab.locator('input[name="password"]').fill('Some-Passw0rd-9!')
+    await desk.tab.getByRole('button', { name: '保存' }).click()
+    await desk.tab.getByText(/^数据冲突：请刷新后重试。/).waitFor()
+    await desk.tab.screenshot({ path: `${SHOTS}/conflict-zh.png` })
+    await desk.context.close()
   })
 
   test('with no token the login page is usable at once: no /api/auth/me, no captcha before the account', async ({

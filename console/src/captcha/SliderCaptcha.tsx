@@ -1,19 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { KeyboardEvent, PointerEvent } from 'react'
 import { Box, Button, LinearProgress, Typography } from '@mui/material'
-import { api, tokens } from '../api'
+import { api, tokens, type Schemas } from '../api'
 import { solvePow, type PowChallenge } from './pow'
 
 /** POST /api/auth/captcha `data`: the slider, drawn for a solved proof of work. */
-type Slider = {
-  captchaId: string
-  backgroundImage: string
-  pieceImage: string
-  pieceY: number
-  width: number
-  height: number
-  pieceSize: number
-}
+type Slider = Schemas['CaptchaChallenge']
 type Point = [number, number, number]
 type State =
   | 'idle' // no account yet
@@ -109,7 +101,7 @@ export function SliderCaptcha({
     if (!slider) return
     setState('verifying')
     try {
-      const { data } = await api<{ captchaToken: string }>('auth/captcha/verify', {
+      const { data } = await api<Schemas['CaptchaCredential']>('auth/captcha/verify', {
         method: 'POST',
         body: { captchaId: slider.captchaId, x: position.current, track, input },
       })

@@ -1,15 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
-import { useInput } from 'react-admin'
+import { useInput, useTranslate } from 'react-admin'
 import { Box, Checkbox, FormControlLabel, FormLabel, Typography } from '@mui/material'
-import { api } from '../api'
+import { api, type Schemas } from '../api'
 
-export type TreeNode = {
-  id: number
-  type: string
-  name: string
-  permission: string | null
-  children: TreeNode[]
-}
+/** A node of GET /api/admin/menus/tree (and /api/auth/me/grantable-menus). */
+export type TreeNode = Schemas['MenuTree']
 
 export const useMenuTree = () =>
   useQuery({
@@ -37,6 +32,7 @@ const descendants = (node: TreeNode): number[] =>
  */
 export function MenuTreeInput({ source, disabled }: { source: string; disabled?: boolean }) {
   const { field } = useInput({ source, defaultValue: [] })
+  const translate = useTranslate()
   const { data: tree = [] } = useGrantableTree()
   const selected = new Set<number>(field.value ?? [])
 
@@ -85,7 +81,7 @@ export function MenuTreeInput({ source, disabled }: { source: string; disabled?:
 
   return (
     <Box sx={{ my: 1 }} data-testid="menu-tree">
-      <FormLabel>Menus and buttons</FormLabel>
+      <FormLabel>{translate('app.menu_tree')}</FormLabel>
       {render(tree, [])}
     </Box>
   )

@@ -12,9 +12,8 @@ import {
   required,
   WrapperField,
 } from 'react-admin'
-import { useCan } from '../access'
 import { api } from '../api'
-import { ActionButton, PromptButton, ResourceList } from '../components'
+import { ActionButton, PromptButton, ResourceList, RowActions, ACTIONS_COLUMN } from '../components'
 
 const CATEGORIES = ['news', 'guide', 'release', 'announcement', 'engineering'].map((id) => ({
   id,
@@ -23,7 +22,7 @@ const CATEGORIES = ['news', 'guide', 'release', 'announcement', 'engineering'].m
 const STATUSES = ['draft', 'published', 'archived'].map((id) => ({ id, name: id }))
 
 const filters = [
-  <TextInput key="keyword" source="keyword" label="Search" alwaysOn />,
+  <TextInput key="keyword" source="keyword" label="app.search" alwaysOn />,
   <SelectInput key="status" source="status" choices={STATUSES} />,
   <SelectInput key="category" source="category" choices={CATEGORIES} />,
 ]
@@ -34,40 +33,39 @@ const inAnHour = () => {
   return date.toISOString().slice(0, 16)
 }
 
-export const ArticleList = () => {
-  const can = useCan()
-  return (
-    <ResourceList filters={filters} create="content:article:create" update="content:article:update">
-      <TextField source="id" />
-      <TextField source="title" />
-      <TextField source="category" />
-      <FunctionField
-        label="Status"
-        render={(article) => (
-          <ChipField
-            record={{ status: article.scheduled ? 'scheduled' : article.status }}
-            source="status"
-            size="small"
-          />
-        )}
-      />
-      <DateField source="publishedAt" showTime />
-      <TextField source="author.account" label="Author" />
-      <WrapperField label="Actions" sortable={false}>
+export const ArticleList = () => (
+  <ResourceList filters={filters}>
+    <TextField source="id" />
+    <TextField source="title" />
+    <TextField source="category" />
+    <FunctionField
+      source="status"
+      render={(article) => (
+        <ChipField
+          record={{ status: article.scheduled ? 'scheduled' : article.status }}
+          source="status"
+          size="small"
+        />
+      )}
+    />
+    <DateField source="publishedAt" showTime />
+    <TextField source="author.account" label="resources.articles.fields.author" />
+    <WrapperField label={ACTIONS_COLUMN} sortable={false}>
+      <RowActions>
         <ActionButton
-          code="content:article:publish"
-          label="Publish"
-          done="Article published"
+          action="publish"
+          label="app.action.publish"
+          done="app.action.published"
           show={(article) => article.status !== 'published'}
           run={(article) =>
             api(`admin/articles/${article.id}/publish`, { method: 'POST', body: {} })
           }
         />
         <PromptButton
-          code="content:article:publish"
-          label="Schedule"
-          field={{ label: 'Publish at', type: 'datetime-local', initial: inAnHour() }}
-          done="Article scheduled"
+          action="publish"
+          label="app.action.schedule"
+          field={{ label: 'app.action.publish_at', type: 'datetime-local', initial: inAnHour() }}
+          done="app.action.scheduled"
           show={(article) => article.status !== 'published' || article.scheduled}
           run={(article, at) =>
             api(`admin/articles/${article.id}/publish`, {
@@ -77,17 +75,17 @@ export const ArticleList = () => {
           }
         />
         <ActionButton
-          code="content:article:publish"
-          label="Unpublish"
-          done="Article unpublished"
+          action="publish"
+          label="app.action.unpublish"
+          done="app.action.unpublished"
           show={(article) => article.status === 'published'}
           run={(article) => api(`admin/articles/${article.id}/unpublish`, { method: 'POST' })}
         />
-        {can('content:article:delete') && <DeleteButton mutationMode="pessimistic" />}
-      </WrapperField>
-    </ResourceList>
-  )
-}
+        <DeleteButton mutationMode="pessimistic" />
+      </RowActions>
+    </WrapperField>
+  </ResourceList>
+)
 
 const ArticleForm = () => (
   <SimpleForm>

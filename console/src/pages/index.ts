@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react'
+import type { Resource } from '../access'
 import { ArticleCreate, ArticleEdit, ArticleList } from './articles'
 import { MenuCreate, MenuEdit, MenuTree } from './menus'
 import { AuditLogList, LoginLogList, SessionList } from './monitor'
@@ -8,15 +9,14 @@ import { UserCreate, UserEdit, UserList } from './users'
 /**
  * The pages this console knows, keyed by the menu node's `component` (what the seed stores).
  * `name` is the react-admin resource, i.e. the route (/users) and /api/admin/<name>. A page is
- * registered only when the account's /me tree holds its menu node.
+ * registered only when the account's /me tree holds its menu node; what it needs for each action
+ * is access.ts's.
  */
 export type Page = {
-  name: string
+  name: Resource
   list: ComponentType
   create?: ComponentType
   edit?: ComponentType
-  /** The codes the create and edit pages need: without them those routes are not registered. */
-  codes?: { create: string; edit: string }
 }
 
 export const PAGES: Record<string, Page> = {
@@ -25,28 +25,24 @@ export const PAGES: Record<string, Page> = {
     list: UserList,
     create: UserCreate,
     edit: UserEdit,
-    codes: { create: 'system:user:create', edit: 'system:user:update' },
   },
   'system/role/index': {
     name: 'roles',
     list: RoleList,
     create: RoleCreate,
     edit: RoleEdit,
-    codes: { create: 'system:role:create', edit: 'system:role:update' },
   },
   'system/menu/index': {
     name: 'menus',
     list: MenuTree,
     create: MenuCreate,
     edit: MenuEdit,
-    codes: { create: 'system:menu:create', edit: 'system:menu:update' },
   },
   'content/article/index': {
     name: 'articles',
     list: ArticleList,
     create: ArticleCreate,
     edit: ArticleEdit,
-    codes: { create: 'content:article:create', edit: 'content:article:update' },
   },
   'monitor/online/index': { name: 'sessions', list: SessionList },
   'monitor/login-log/index': { name: 'login-logs', list: LoginLogList },

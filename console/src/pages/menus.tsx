@@ -11,39 +11,82 @@ import {
   TextInput,
   Title,
   required,
+  useResourceDefinition,
+  useTranslate,
 } from 'react-admin'
-import { Card, Chip, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material'
-import { IfCan, useCan } from '../access'
+import Add from '@mui/icons-material/Add'
+import { Card, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material'
+import { useAccess } from '../useAccess'
 import { api } from '../api'
-import { ActionButton, STATUS_CHOICES } from '../components'
+import { ActionButton, RowActions, STATUS_CHOICES, StatusChip, useNarrow } from '../components'
 import { type TreeNode, useMenuTree } from './MenuTreeInput'
 
-type Row = TreeNode & {
-  path: string | null
-  sort: number
-  visible: boolean
-  status: string
-  depth: number
-}
+type Row = TreeNode & { depth: number }
 
 const flatten = (nodes: TreeNode[], depth = 0): Row[] =>
-  nodes.flatMap((node) => [{ ...(node as Row), depth }, ...flatten(node.children, depth + 1)])
+  nodes.flatMap((node) => [{ ...node, depth }, ...flatten(node.children, depth + 1)])
 
 /** The whole menu tree (GET /api/admin/menus/tree) as an indented table. */
 export const MenuTree = () => {
   const { data = [] } = useMenuTree()
-  const can = useCan()
+  const can = useAccess()
+  const translate = useTranslate()
+  const { options } = useResourceDefinition()
+  // On a phone the actions come first, where the wide table cannot hide them.
+  const narrow = useNarrow()
+  const actions = (node: Row) => (
+    <TableCell sx={{ whiteSpace: 'nowrap' }}>
+      <RowActions>
+        {can('menus', 'create') && node.type !== 'button' && (
+          <Button
+            component={Link}
+            to="/menus/create"
+            state={{ record: { parentId: node.id } }}
+            label="app.action.add_child"
+          />
+        )}
+        {can('menus', 'edit', node) && (
+          <Button component={Link} to={`/menus/${node.id}`} label="ra.action.edit" />
+        )}
+        <ActionButton
+          action="delete"
+          label="ra.action.delete"
+          confirm="app.action.menu_delete_confirm"
+          confirmArgs={{ name: node.name }}
+          done="app.action.menu_deleted"
+          run={(menu) => api(`admin/menus/${menu.id}`, { method: 'DELETE' })}
+        />
+      </RowActions>
+    </TableCell>
+  )
   return (
-    <Card sx={{ mt: 2 }}>
-      <Title title="Menus" />
-      <IfCan code="system:menu:create">
-        <Button component={Link} to="/menus/create" label="Add a top-level node" sx={{ m: 1 }} />
-      </IfCan>
+    <Card sx={{ mt: 2, overflowX: 'auto' }}>
+      <Title title={translate(options?.label ?? 'Menus', { _: options?.label })} />
+      {can('menus', 'create') && (
+        <Button component={Link} to="/menus/create" label="app.action.add_top_level" sx={{ m: 1 }}>
+          <Add />
+        </Button>
+      )}
       <Table size="small">
         <TableHead>
           <TableRow>
-            {['Name', 'Type', 'Path', 'Permission', 'Sort', 'Visible', 'Status', ''].map((head) => (
-              <TableCell key={head}>{head}</TableCell>
+            {[
+              ...(narrow ? [''] : []),
+              'name',
+              'type',
+              'path',
+              'permission',
+              'sort',
+              'visible',
+              'status',
+              ...(narrow ? [] : ['']),
+            ].map((head) => (
+              <TableCell key={head}>
+                {head &&
+                  translate(`resources.menus.fields.${head}`, {
+                    _: head[0].toUpperCase() + head.slice(1),
+                  })}
+              </TableCell>
             ))}
           </TableRow>
         </TableHead>
@@ -51,36 +94,19 @@ export const MenuTree = () => {
           {flatten(data).map((node) => (
             <RecordContextProvider key={node.id} value={node}>
               <TableRow hover>
+                {narrow && actions(node)}
                 <TableCell sx={{ pl: 2 + node.depth * 3 }}>{node.name}</TableCell>
                 <TableCell>{node.type}</TableCell>
                 <TableCell>{node.path}</TableCell>
                 <TableCell>{node.permission}</TableCell>
                 <TableCell>{node.sort}</TableCell>
-                <TableCell>{node.visible ? 'yes' : 'no'}</TableCell>
                 <TableCell>
-                  <Chip size="small" label={node.status} />
+                  {translate(node.visible ? 'ra.boolean.true' : 'ra.boolean.false')}
                 </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {can('system:menu:create') && node.type !== 'button' && (
-                    <Button
-                      component={Link}
-                      to="/menus/create"
-                      state={{ record: { parentId: node.id } }}
-                      label="Add child"
-                    />
-                  )}
-                  {can('system:menu:update') && (
-                    <Button component={Link} to={`/menus/${node.id}`} label="Edit" />
-                  )}
-                  <ActionButton
-                    code="system:menu:delete"
-                    label="Delete"
-                    confirm={`Delete "${node.name}"?`}
-                    done="Menu deleted"
-                    show={(menu) => menu.children.length === 0}
-                    run={(menu) => api(`admin/menus/${menu.id}`, { method: 'DELETE' })}
-                  />
+                <TableCell>
+                  <StatusChip value={node.status} />
                 </TableCell>
+                {!narrow && actions(node)}
               </TableRow>
             </RecordContextProvider>
           ))}

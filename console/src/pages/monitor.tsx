@@ -11,7 +11,14 @@ import {
   WrapperField,
 } from 'react-admin'
 import { api } from '../api'
-import { ActionButton, Grid } from '../components'
+import {
+  ActionButton,
+  ExportCsvButton,
+  Grid,
+  NO_SORT,
+  RowActions,
+  ACTIONS_COLUMN,
+} from '../components'
 
 const OUTCOMES = [
   'succeeded',
@@ -25,23 +32,25 @@ const choices = (values: string[]) => values.map((id) => ({ id, name: id }))
 const withFilterButton = (
   <TopToolbar>
     <FilterButton />
+    <ExportCsvButton />
   </TopToolbar>
 )
 
 export const LoginLogList = () => (
   <List
     exporter={false}
+    sort={NO_SORT}
     actions={withFilterButton}
     filters={[
       <TextInput key="account" source="account" alwaysOn />,
-      <TextInput key="ip" source="ip" label="IP" />,
+      <TextInput key="ip" source="ip" />,
       <SelectInput key="outcome" source="outcome" choices={choices(OUTCOMES)} />,
     ]}
   >
     <Grid>
       <DateField source="createdAt" showTime />
       <TextField source="account" />
-      <TextField source="ip" label="IP" />
+      <TextField source="ip" />
       <ChipField source="outcome" size="small" />
       <TextField source="userAgent" />
     </Grid>
@@ -51,6 +60,7 @@ export const LoginLogList = () => (
 export const AuditLogList = () => (
   <List
     exporter={false}
+    sort={NO_SORT}
     actions={withFilterButton}
     filters={[
       <TextInput key="permission" source="permission" alwaysOn />,
@@ -63,13 +73,13 @@ export const AuditLogList = () => (
       <TextField source="actor" />
       <TextField source="permission" />
       <FunctionField
-        label="Target"
+        source="target"
         render={(log) => `${log.targetType ?? ''} ${log.targetId ?? ''}`}
       />
       <ChipField source="outcome" size="small" />
       <TextField source="reason" />
       <FunctionField
-        label="Changes"
+        source="changes"
         render={(log) => (log.changes ? JSON.stringify(log.changes) : '')}
       />
     </Grid>
@@ -77,22 +87,28 @@ export const AuditLogList = () => (
 )
 
 export const SessionList = () => (
-  <List exporter={false} filters={[<TextInput key="account" source="account" alwaysOn />]}>
+  <List
+    exporter={false}
+    sort={NO_SORT}
+    filters={[<TextInput key="account" source="account" alwaysOn />]}
+  >
     <Grid>
       <TextField source="account" />
       <TextField source="nickname" />
-      <TextField source="ip" label="IP" />
+      <TextField source="ip" />
       <TextField source="userAgent" />
       <DateField source="createdAt" showTime />
       <DateField source="lastSeenAt" showTime />
-      <WrapperField label="Actions" sortable={false}>
-        <ActionButton
-          code="monitor:session:delete"
-          label="Force logout"
-          confirm="End this session? Its next request will be sent back to the login page."
-          done="Session ended"
-          run={(session) => api(`admin/sessions/${session.id}`, { method: 'DELETE' })}
-        />
+      <WrapperField label={ACTIONS_COLUMN} sortable={false}>
+        <RowActions>
+          <ActionButton
+            action="delete"
+            label="app.action.force_logout"
+            confirm="app.action.force_logout_confirm"
+            done="app.action.session_ended"
+            run={(session) => api(`admin/sessions/${session.id}`, { method: 'DELETE' })}
+          />
+        </RowActions>
       </WrapperField>
     </Grid>
   </List>

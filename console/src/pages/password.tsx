@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import type { FormEvent } from 'react'
-import { Title, useNotify, usePermissions } from 'react-admin'
+import { Title, useNotify, usePermissions, useTranslate } from 'react-admin'
 import { Alert, Button, Card, CardContent, TextField } from '@mui/material'
 import { api, tokens } from '../api'
 import type { Me } from '../authProvider'
@@ -8,6 +8,7 @@ import type { Me } from '../authProvider'
 /** PUT /api/auth/password: every older token dies; the answer carries a fresh one for this tab. */
 export function PasswordPage() {
   const notify = useNotify()
+  const translate = useTranslate()
   const { permissions, refetch } = usePermissions<Me>()
   const required = permissions?.user.passwordChangeRequired
   const [form, setForm] = useState({ currentPassword: '', newPassword: '', confirm: '' })
@@ -17,7 +18,7 @@ export function PasswordPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    if (form.newPassword !== form.confirm) return setError('The two new passwords differ')
+    if (form.newPassword !== form.confirm) return setError(translate('app.password.differ'))
     try {
       const { data } = await api<{ token: string }>('auth/password', {
         method: 'PUT',
@@ -26,7 +27,7 @@ export function PasswordPage() {
       tokens.set(data.token)
       setForm({ currentPassword: '', newPassword: '', confirm: '' })
       setError('')
-      notify('Password changed: your other sessions have ended', { type: 'success' })
+      notify('app.password.changed', { type: 'success' })
       // The rest of the console was waiting for this (Layout.tsx, PasswordFirst).
       if (required) await refetch()
     } catch (failure) {
@@ -36,27 +37,25 @@ export function PasswordPage() {
 
   return (
     <Card sx={{ mt: 2, maxWidth: 420 }} component="form" onSubmit={submit}>
-      <Title title="Change password" />
+      <Title title={translate('app.change_password')} />
       <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-        {required && (
-          <Alert severity="info">Choose your own password before you go on.</Alert>
-        )}
+        {required && <Alert severity="info">{translate('app.password.required')}</Alert>}
         <TextField
-          label="Current password"
+          label={translate('app.password.current')}
           type="password"
           required
           value={form.currentPassword}
           onChange={set('currentPassword')}
         />
         <TextField
-          label="New password"
+          label={translate('app.password.new')}
           type="password"
           required
           value={form.newPassword}
           onChange={set('newPassword')}
         />
         <TextField
-          label="Repeat the new password"
+          label={translate('app.password.repeat')}
           type="password"
           required
           value={form.confirm}
@@ -64,7 +63,7 @@ export function PasswordPage() {
         />
         {error && <Alert severity="error">{error}</Alert>}
         <Button type="submit" variant="contained">
-          Change password
+          {translate('app.change_password')}
         </Button>
       </CardContent>
     </Card>

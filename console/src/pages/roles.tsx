@@ -1,6 +1,6 @@
 import {
+  FunctionField,
   BooleanField,
-  ChipField,
   Create,
   DeleteButton,
   Edit,
@@ -13,38 +13,31 @@ import {
   required,
   useRecordContext,
 } from 'react-admin'
-import { useCan } from '../access'
-import { STATUS_CHOICES, ResourceList } from '../components'
+import { useAccess } from '../useAccess'
+import { ResourceList, RowActions, STATUS_CHOICES, ACTIONS_COLUMN, StatusChip } from '../components'
 import { MenuTreeInput } from './MenuTreeInput'
 
 const filters = [
-  <TextInput key="keyword" source="keyword" label="Search" alwaysOn />,
+  <TextInput key="keyword" source="keyword" label="app.search" alwaysOn />,
   <SelectInput key="status" source="status" choices={STATUS_CHOICES} />,
 ]
 
-const DeleteRole = () => {
-  const role = useRecordContext()
-  return role && !role.isSystem ? <DeleteButton mutationMode="pessimistic" /> : null
-}
-
-export const RoleList = () => {
-  const can = useCan()
-  return (
-    <ResourceList filters={filters} create="system:role:create" update="system:role:update">
-      <TextField source="id" />
-      <TextField source="code" />
-      <TextField source="name" />
-      <ChipField source="status" size="small" />
-      <BooleanField source="isSystem" label="System" />
-      <TextField source="sort" />
-      {can('system:role:delete') && (
-        <WrapperField label="Actions" sortable={false}>
-          <DeleteRole />
-        </WrapperField>
-      )}
-    </ResourceList>
-  )
-}
+export const RoleList = () => (
+  <ResourceList filters={filters}>
+    <TextField source="id" />
+    <TextField source="code" />
+    <TextField source="name" />
+    <FunctionField source="status" render={(row) => <StatusChip value={row.status} />} />
+    <BooleanField source="isSystem" />
+    <TextField source="sort" />
+    <WrapperField label={ACTIONS_COLUMN} sortable={false}>
+      <RowActions>
+        {/* Hidden by canAccess without the code, and on a system role (access.ts). */}
+        <DeleteButton mutationMode="pessimistic" />
+      </RowActions>
+    </WrapperField>
+  </ResourceList>
+)
 
 const fields = [
   <TextInput
@@ -70,10 +63,10 @@ export const RoleCreate = () => (
 
 const RoleMenus = () => {
   const role = useRecordContext()
-  const can = useCan()
-  if (!can('system:role:assign-menus')) return null
-  // The super-admin role holds everything implicitly; its menus cannot be changed.
-  return <MenuTreeInput source="menuIds" disabled={role?.isSystem} />
+  const can = useAccess()
+  if (!can('roles', 'assignMenus')) return null
+  // A system role (the super-admin role holds everything implicitly): its menus cannot change.
+  return <MenuTreeInput source="menuIds" disabled={!can('roles', 'assignMenus', role)} />
 }
 
 export const RoleEdit = () => (

@@ -1,5 +1,4 @@
 import {
-  ChipField,
   Create,
   DateField,
   DeleteButton,
@@ -12,60 +11,80 @@ import {
   SimpleForm,
   TextField,
   TextInput,
+  TopToolbar,
   required,
+  useRecordContext,
   WrapperField,
 } from 'react-admin'
-import { useCan } from '../access'
+import { useAccess } from '../useAccess'
 import { api } from '../api'
-import { ActionButton, PromptButton, STATUS_CHOICES, ResourceList } from '../components'
+import {
+  ActionButton,
+  NO_SORT,
+  PromptButton,
+  ResourceList,
+  RowActions,
+  STATUS_CHOICES,
+  ACTIONS_COLUMN,
+  StatusChip,
+} from '../components'
 
 const filters = [
-  <TextInput key="keyword" source="keyword" label="Search" alwaysOn />,
+  <TextInput key="keyword" source="keyword" label="app.search" alwaysOn />,
   <SelectInput key="status" source="status" choices={STATUS_CHOICES} />,
 ]
 
-const RolesInput = () => (
-  <ReferenceArrayInput source="roleIds" reference="roles" perPage={100}>
-    <SelectArrayInput optionText="name" label="Roles" />
-  </ReferenceArrayInput>
-)
-
-export const UserList = () => {
-  const can = useCan()
+/** The role choices come from the roles list: without its code, no roles input. */
+const RolesInput = () => {
+  const can = useAccess()
+  if (!can('roles', 'list')) return null
   return (
-    <ResourceList filters={filters} create="system:user:create" update="system:user:update">
-      <TextField source="id" />
-      <TextField source="account" />
-      <TextField source="nickname" />
-      <ChipField source="status" size="small" />
-      <FunctionField
-        label="Roles"
-        render={(user) => user.roles.map((role: { name: string }) => role.name).join(', ')}
-      />
-      <DateField source="lastLoginAt" showTime />
-      <DateField source="lockedUntil" showTime />
-      <WrapperField label="Actions" sortable={false}>
-        <PromptButton
-          code="system:user:reset-password"
-          label="Reset password"
-          field={{ label: 'New password', type: 'password' }}
-          done="Password reset: the account's sessions have ended"
-          run={(user, password) =>
-            api(`admin/users/${user.id}/password-reset`, { method: 'POST', body: { password } })
-          }
-        />
-        <ActionButton
-          code="system:user:unlock"
-          label="Unlock"
-          done="Account unlocked"
-          show={(user) => user.lockedUntil !== null}
-          run={(user) => api(`admin/users/${user.id}/unlock`, { method: 'POST' })}
-        />
-        {can('system:user:delete') && <DeleteButton mutationMode="pessimistic" />}
-      </WrapperField>
-    </ResourceList>
+    <ReferenceArrayInput source="roleIds" reference="roles" perPage={100} sort={NO_SORT}>
+      <SelectArrayInput optionText="name" label="resources.users.fields.roleIds" />
+    </ReferenceArrayInput>
   )
 }
+
+/** Reset password, unlock, delete: in the row, and on the edit page (one place to reach them). */
+const UserActions = () => (
+  <RowActions>
+    <PromptButton
+      action="resetPassword"
+      label="app.action.reset_password"
+      field={{ label: 'app.action.new_password', type: 'password' }}
+      done="app.action.password_reset"
+      run={(user, password) =>
+        api(`admin/users/${user.id}/password-reset`, { method: 'POST', body: { password } })
+      }
+    />
+    <ActionButton
+      action="unlock"
+      label="app.action.unlock"
+      done="app.action.unlocked"
+      show={(user) => user.lockedUntil !== null}
+      run={(user) => api(`admin/users/${user.id}/unlock`, { method: 'POST' })}
+    />
+    <DeleteButton mutationMode="pessimistic" />
+  </RowActions>
+)
+
+export const UserList = () => (
+  <ResourceList filters={filters}>
+    <TextField source="id" />
+    <TextField source="account" />
+    <TextField source="nickname" />
+    <FunctionField source="status" render={(row) => <StatusChip value={row.status} />} />
+    <FunctionField
+      source="roles"
+      render={(user) => user.roles.map((role: { name: string }) => role.name).join(', ')}
+    />
+    <DateField source="lastLoginAt" showTime />
+    <DateField source="lockedUntil" showTime />
+    <WrapperField label={ACTIONS_COLUMN} sortable={false}>
+      <UserActions />
+    </WrapperField>
+  </ResourceList>
+)
 
 export const UserCreate = () => (
   <Create redirect="list">
@@ -80,17 +99,37 @@ export const UserCreate = () => (
   </Create>
 )
 
-export const UserEdit = () => {
-  const can = useCan()
+/** Only where the server would take them: not your own status or roles. */
+const UserFormParts = () => {
+  const user = useRecordContext()
+  const can = useAccess()
   return (
-    <Edit mutationMode="pessimistic" redirect="list">
-      <SimpleForm>
-        <TextInput source="account" disabled />
-        <TextInput source="nickname" />
-        <TextInput source="email" type="email" />
-        <SelectInput source="status" choices={STATUS_CHOICES} />
-        {can('system:user:assign-roles') && <RolesInput />}
-      </SimpleForm>
-    </Edit>
+    <>
+      <SelectInput
+        source="status"
+        choices={STATUS_CHOICES}
+        disabled={!can('users', 'disable', user)}
+      />
+      {can('users', 'assignRoles', user) && <RolesInput />}
+    </>
   )
 }
+
+export const UserEdit = () => (
+  <Edit
+    mutationMode="pessimistic"
+    redirect="list"
+    actions={
+      <TopToolbar>
+        <UserActions />
+      </TopToolbar>
+    }
+  >
+    <SimpleForm>
+      <TextInput source="account" disabled />
+      <TextInput source="nickname" />
+      <TextInput source="email" type="email" />
+      <UserFormParts />
+    </SimpleForm>
+  </Edit>
+)

@@ -1,0 +1,92 @@
+/**
+ * The console's own English texts (react-admin's are ra-language-english). Field labels follow
+ * react-admin's convention, `resources.<resource>.fields.<source>`; titles of the create and edit
+ * pages are singular (`resources.<resource>.page.*`), list titles are the menu's own name.
+ */
+export const en = {
+  app: {
+    title: 'Admin console',
+    welcome: 'Welcome, %{name}',
+    roles: 'Roles: %{roles}',
+    none: 'none',
+    language: 'Language',
+    actions: 'Actions',
+    more_actions: 'More actions',
+    change_password: 'Change password',
+    no_access: {
+      title: 'No access to this list',
+      body: 'Your roles open this page but do not include its list permission (%{code}). Ask an administrator to grant it.',
+    },
+    export: {
+      done: 'Export downloaded',
+    },
+    action: {
+      reset_password: 'Reset password',
+      new_password: 'New password',
+      password_reset: "Password reset: the account's sessions have ended",
+      unlock: 'Unlock',
+      unlocked: 'Account unlocked',
+      force_logout: 'Force logout',
+      force_logout_confirm:
+        'End this session? Its next request will be sent back to the login page.',
+      session_ended: 'Session ended',
+      publish: 'Publish',
+      published: 'Article published',
+      schedule: 'Schedule',
+      publish_at: 'Publish at',
+      scheduled: 'Article scheduled',
+      unpublish: 'Unpublish',
+      unpublished: 'Article unpublished',
+      add_top_level: 'Add a top-level node',
+      add_child: 'Add child',
+      menu_delete_confirm: 'Delete "%{name}"?',
+      menu_deleted: 'Menu deleted',
+    },
+    password: {
+      current: 'Current password',
+      new: 'New password',
+      repeat: 'Repeat the new password',
+      required: 'Choose your own password before you go on.',
+      differ: 'The two new passwords differ',
+      changed: 'Password changed: your other sessions have ended',
+    },
+    menu_tree: 'Menus and buttons',
+    search: 'Search',
+    status: {
+      enabled: 'enabled',
+      disabled: 'disabled',
+    },
+  },
+  resources: {
+    'users': {
+      page: { create: 'Create user', edit: 'Edit user %{recordRepresentation}' },
+      fields: {
+        lastLoginAt: 'Last login',
+        lockedUntil: 'Locked until',
+        roleIds: 'Roles',
+      },
+    },
+    'roles': {
+      page: { create: 'Create role', edit: 'Edit role %{recordRepresentation}' },
+      fields: { isSystem: 'System' },
+    },
+    'menus': {
+      page: { create: 'Create menu', edit: 'Edit menu %{recordRepresentation}' },
+      fields: { parentId: 'Parent' },
+    },
+    'articles': {
+      page: { create: 'Create article', edit: 'Edit article %{recordRepresentation}' },
+      fields: { publishedAt: 'Published at', coverUrl: 'Cover URL', author: 'Author' },
+    },
+    'sessions': { fields: { ip: 'IP', userAgent: 'User agent', lastSeenAt: 'Last seen' } },
+    'login-logs': { fields: { ip: 'IP', createdAt: 'Time', userAgent: 'User agent' } },
+    'audit-logs': {
+      fields: {
+        createdAt: 'Time',
+        targetType: 'Target type',
+        target: 'Target',
+        changes: 'Changes',
+      },
+    },
+  },
+}

@@ -1,0 +1,78 @@
+import type { components } from '../api-types'
+
+/**
+ * The console's language (kept in localStorage, English by default) and the API's error codes in
+ * it. No react-admin in here: api.ts and the light login page (main.tsx) use it before the admin
+ * bundle loads. Typed against the OpenAPI document's code list, so a new E_* code fails the
+ * console's typecheck until it is translated.
+ */
+export type ErrorCode = components['schemas']['ErrorEntry']['code']
+export const LOCALES = [
+  { locale: 'en', name: 'English' },
+  { locale: 'zh', name: '简体中文' },
+] as const
+export type Locale = (typeof LOCALES)[number]['locale']
+
+const KEY = 'rbac.locale'
+export const currentLocale = (): Locale => (localStorage.getItem(KEY) === 'zh' ? 'zh' : 'en')
+export const storeLocale = (locale: string) => localStorage.setItem(KEY, locale)
+
+export const ERRORS: Record<Locale, Record<ErrorCode, string>> = {
+  en: {
+    E_BAD_REQUEST: 'The request was malformed.',
+    E_CAPTCHA_FAILED: 'The captcha answer was not right: try again.',
+    E_CAPTCHA_TOKEN_INVALID: 'The captcha has expired or was already used: solve it again.',
+    E_MFA_TOKEN_INVALID: 'The sign-in step has expired: sign in again.',
+    E_UNAUTHORIZED: 'Your session has ended, please sign in again.',
+    E_INVALID_CREDENTIALS: 'Invalid account or password.',
+    E_FORBIDDEN: 'You do not have permission to do this.',
+    E_PASSWORD_CHANGE_REQUIRED: 'Change your password before you go on.',
+    E_2FA_SETUP_REQUIRED: 'Set up a second factor before you go on.',
+    E_NOT_FOUND: 'Not found: it may have been deleted.',
+    E_METHOD_NOT_ALLOWED: 'This action is not available.',
+    E_CONFLICT: 'A conflicting change: reload and try again.',
+    E_PAYLOAD_TOO_LARGE: 'Too much data in one request.',
+    E_UNSUPPORTED_MEDIA_TYPE: 'The request was not JSON.',
+    E_HEADERS_TOO_LARGE: 'The request headers are too large.',
+    E_VALIDATION_ERROR: 'Some fields are not valid.',
+    E_TOO_MANY_REQUESTS: 'Too many attempts: please wait a moment and try again.',
+    E_INTERNAL: 'Something went wrong on the server.',
+    E_UNAVAILABLE: 'The service is busy or unavailable: try again shortly.',
+  },
+  zh: {
+    E_BAD_REQUEST: '请求格式错误。',
+    E_CAPTCHA_FAILED: '验证码不正确，请重试。',
+    E_CAPTCHA_TOKEN_INVALID: '验证码已过期或已使用，请重新验证。',
+    E_MFA_TOKEN_INVALID: '登录步骤已过期，请重新登录。',
+    E_UNAUTHORIZED: '会话已结束，请重新登录。',
+    E_INVALID_CREDENTIALS: '账号或密码错误。',
+    E_FORBIDDEN: '您没有执行此操作的权限。',
+    E_PASSWORD_CHANGE_REQUIRED: '请先修改密码。',
+    E_2FA_SETUP_REQUIRED: '请先设置双重验证。',
+    E_NOT_FOUND: '未找到：可能已被删除。',
+    E_METHOD_NOT_ALLOWED: '不支持此操作。',
+    E_CONFLICT: '数据冲突：请刷新后重试。',
+    E_PAYLOAD_TOO_LARGE: '请求数据过大。',
+    E_UNSUPPORTED_MEDIA_TYPE: '请求不是 JSON 格式。',
+    E_HEADERS_TOO_LARGE: '请求头过大。',
+    E_VALIDATION_ERROR: '部分字段无效。',
+    E_TOO_MANY_REQUESTS: '尝试次数过多，请稍后再试。',
+    E_INTERNAL: '服务器出错了。',
+    E_UNAVAILABLE: '服务繁忙或不可用，请稍后再试。',
+  },
+}
+
+const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '')
+
+/**
+ * The message shown for an API error: the code's text in the console's language, followed by
+ * the server's own message when it says more (which rule refused, which value conflicts).
+ */
+export function errorMessage(code: string | undefined, status: number, server?: string) {
+  const texts = ERRORS[currentLocale()] as Record<string, string>
+  const text = code ? texts[code] : undefined
+  if (!text) return server ?? `Request failed (${status})`
+  const generic = (ERRORS.en as Record<string, string>)[code!]
+  const saysMore = server && plain(server) !== plain(generic) && status !== 401
+  return saysMore ? `${text} (${server})` : text
+}

@@ -94,13 +94,9 @@ router
     router.get('tokens', [ApiTokens, 'index']).use(middleware.can(token.list))
     router.delete('tokens/:id', [ApiTokens, 'destroy']).use(middleware.can(token.delete))
     router.get('login-logs', [LoginLogs, 'index']).use(middleware.can(loginLog.list))
-    router
-      .get('login-logs/export', [LoginLogs, 'export'])
-      .use(middleware.can(loginLog.export))
+    router.get('login-logs/export', [LoginLogs, 'export']).use(middleware.can(loginLog.export))
     router.get('audit-logs', [AuditLogs, 'index']).use(middleware.can(auditLog.list))
-    router
-      .get('audit-logs/export', [AuditLogs, 'export'])
-      .use(middleware.can(auditLog.export))
+    router.get('audit-logs/export', [AuditLogs, 'export']).use(middleware.can(auditLog.export))
   })
   .prefix(ADMIN_PREFIX)
   .as('admin')

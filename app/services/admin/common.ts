@@ -59,7 +59,7 @@ export async function paginate<Row>(
   return { rows: page.all(), meta: pageMeta(page.total, pageNum, pageSize) }
 }
 
-type Order = { column: string; order: 'asc' | 'desc'; nulls?: 'first' | 'last' }
+type Order = { column: string; order: 'asc' | 'desc' }
 
 /**
  * Orders a list query by its `sort` (a value of the resource's `sortable` allow-list, checked by
@@ -79,11 +79,13 @@ export function ordered<Query extends ModelQueryBuilderContract<LucidModel, any>
   const field = sort.replace(/^-/, '')
   const column = query.model.$getColumn(field)?.columnName
   if (!column || !sortable.fields.includes(field)) throw new Error(`not sortable: ${field}`)
-  const by: Order[] = [{ column: `${table}.${column}`, order }]
-  // SQLite puts NULLs first, PostgreSQL last: the same order on both, empty values at the end.
-  if (sortable.nullable.includes(field)) by[0].nulls = 'last'
-  if (column !== 'id') by.push({ column: `${table}.id`, order })
-  return query.orderBy(by)
+  // SQLite puts NULLs first, PostgreSQL last: the same order on both, empty values at the end
+  // (written out: knex's `nulls` option orders SQLite by the NULL test alone).
+  if (sortable.nullable.includes(field)) {
+    query.orderByRaw(`?? ${order} nulls last`, [`${table}.${column}`])
+  } else query.orderBy(`${table}.${column}`, order)
+  if (column !== 'id') query.orderBy(`${table}.id`, order)
+  return query
 }
 
 /**

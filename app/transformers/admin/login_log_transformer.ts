@@ -24,7 +24,14 @@ const loginLog = shape({
 /** Response contract (OpenAPI). */
 export const loginLogSchema = named('LoginLog', loginLog.schema)
 /** What `sort` accepts on the login log (and its export). */
-export const loginLogSort = sortable(loginLog, ['id', 'createdAt', 'account', 'ip', 'outcome', 'count'])
+export const loginLogSort = sortable(loginLog, [
+  'id',
+  'createdAt',
+  'account',
+  'ip',
+  'outcome',
+  'count',
+])
 /** Columns of the CSV export: every field. */
 export const loginLogCsv = csvColumns(loginLog)
 

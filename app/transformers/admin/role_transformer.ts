@@ -20,7 +20,15 @@ const role = shape({
 /** Response contract (OpenAPI): a role in lists, and with its menu ids on the detail. */
 export const roleSchema = named('Role', role.schema)
 /** What `sort` accepts on the role list. */
-export const roleSort = sortable(role, ['id', 'code', 'name', 'status', 'sort', 'createdAt', 'updatedAt'])
+export const roleSort = sortable(role, [
+  'id',
+  'code',
+  'name',
+  'status',
+  'sort',
+  'createdAt',
+  'updatedAt',
+])
 export const roleDetailSchema = named(
   'RoleDetail',
   s.object({ ...role.properties, menuIds: s.array(s.integer()) })

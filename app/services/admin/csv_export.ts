@@ -73,9 +73,10 @@ export async function sendCsvExport<Row>(ctx: HttpContext, spec: Export<Row>) {
     .clone()
     .select(`${table}.id`)
     .limit(MAX_EXPORT_ROWS + 1)
-    .pojo<{ id: number }>()
+    .pojo<{ id: number | string }>()
   if (matched.length > MAX_EXPORT_ROWS) throw exportTooLarge(MAX_EXPORT_ROWS)
-  const ids = matched.map((row) => row.id)
+  // bigint ids (the logs) come back from node-postgres as strings.
+  const ids = matched.map((row) => Number(row.id))
 
   await audit(db.connection(), actorOf(ctx), {
     targetType: targetTypeOf(ctx),
@@ -88,7 +89,7 @@ export async function sendCsvExport<Row>(ctx: HttpContext, spec: Export<Row>) {
       const batch = ids.slice(start, start + BATCH_SIZE)
       // The list's query (for its preloads) by primary key; the order is the ids'.
       const rows = await spec.query.clone().clearWhere().clearOrder().whereIn(`${table}.id`, batch)
-      const byId = new Map(rows.map((row) => [(row as { id: number }).id, row]))
+      const byId = new Map(rows.map((row) => [Number((row as { id: unknown }).id), row]))
       yield batch
         .filter((id) => byId.has(id)) // deleted since the ids were read
         .map((id) => csvLine(spec.columns.cells(spec.toObject(byId.get(id)!))))

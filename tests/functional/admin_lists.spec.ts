@@ -337,6 +337,11 @@ test.group('Lists: CSV exports', (group) => {
   }) => {
     const boss = await superAdminUser()
     await createAdmin('audited.export')
+    // A HEAD reads no rows and exports nothing: no audit row.
+    const head = await client.head('/api/admin/users/export').qs({ format: 'csv' }).loginAs(boss)
+    head.assertStatus(200)
+    assert.equal(head.header('content-type'), 'text/csv; charset=utf-8')
+    assert.lengthOf(await db.from('audit_logs'), 0)
     const response = await client
       .get('/api/admin/users/export')
       .qs({ format: 'csv', keyword: 'audited.', sort: '-account', pageSize: 5 })

@@ -78,6 +78,13 @@ export async function sendCsvExport<Row>(ctx: HttpContext, spec: Export<Row>) {
   // bigint ids (the logs) come back from node-postgres as strings.
   const ids = matched.map((row) => Number(row.id))
 
+  const stamp = DateTime.utc().toFormat("yyyyMMdd'T'HHmmss'Z'")
+  ctx.response.header('Content-Type', 'text/csv; charset=utf-8')
+  ctx.response.header('Content-Disposition', `attachment; filename="${spec.name}-${stamp}.csv"`)
+  ctx.response.header('Cache-Control', 'no-store')
+  // HEAD (the router answers it with the GET handler): the headers, no rows read, nothing audited.
+  if (ctx.request.method() === 'HEAD') return ctx.response.status(200)
+
   await audit(db.connection(), actorOf(ctx), {
     targetType: targetTypeOf(ctx),
     changes: { filters: [null, spec.filters], rows: [null, ids.length] },
@@ -97,10 +104,6 @@ export async function sendCsvExport<Row>(ctx: HttpContext, spec: Export<Row>) {
     }
   }
 
-  const stamp = DateTime.utc().toFormat("yyyyMMdd'T'HHmmss'Z'")
-  ctx.response.header('Content-Type', 'text/csv; charset=utf-8')
-  ctx.response.header('Content-Disposition', `attachment; filename="${spec.name}-${stamp}.csv"`)
-  ctx.response.header('Cache-Control', 'no-store')
   const stream = Readable.from(lines())
   stream.on('error', (error) => ctx.logger.error({ err: error }, 'CSV export failed midway'))
   return ctx.response.stream(stream)

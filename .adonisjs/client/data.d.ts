@@ -16,6 +16,7 @@ import type AdminUserTransformer from '#transformers/admin/user_transformer'
 import type AuthCurrentUserTransformer from '#transformers/auth/current_user_transformer'
 import type AuthOwnApiTokenTransformer from '#transformers/auth/own_api_token_transformer'
 import type AuthOwnSessionTransformer from '#transformers/auth/own_session_transformer'
+import type CsvColumnsTransformer from '#transformers/csv_columns'
 import type PublicArticleTransformer from '#transformers/public/article_transformer'
 
 export namespace Data {
@@ -66,6 +67,10 @@ export namespace Data {
     export namespace OwnSession {
       export type Variants = InferVariants<AuthOwnSessionTransformer>
     }
+  }
+  export type CsvColumns = InferData<CsvColumnsTransformer>
+  export namespace CsvColumns {
+    export type Variants = InferVariants<CsvColumnsTransformer>
   }
   export namespace Public {
     export type Article = InferData<PublicArticleTransformer>

@@ -33,6 +33,7 @@ export type ScannedRoutes = {
     'auth.avatar.update': { paramsTuple?: []; params?: {} }
     'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
+    'admin.users.export': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
     'admin.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -65,7 +66,9 @@ export type ScannedRoutes = {
     'admin.api_tokens.index': { paramsTuple?: []; params?: {} }
     'admin.api_tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.login_logs.index': { paramsTuple?: []; params?: {} }
+    'admin.login_logs.export': { paramsTuple?: []; params?: {} }
     'admin.audit_logs.index': { paramsTuple?: []; params?: {} }
+    'admin.audit_logs.export': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
   }
@@ -85,6 +88,7 @@ export type ScannedRoutes = {
     'auth.profile.show': { paramsTuple?: []; params?: {} }
     'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
+    'admin.users.export': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
     'admin.roles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -96,7 +100,9 @@ export type ScannedRoutes = {
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
     'admin.api_tokens.index': { paramsTuple?: []; params?: {} }
     'admin.login_logs.index': { paramsTuple?: []; params?: {} }
+    'admin.login_logs.export': { paramsTuple?: []; params?: {} }
     'admin.audit_logs.index': { paramsTuple?: []; params?: {} }
+    'admin.audit_logs.export': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
   }
@@ -116,6 +122,7 @@ export type ScannedRoutes = {
     'auth.profile.show': { paramsTuple?: []; params?: {} }
     'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
+    'admin.users.export': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
     'admin.roles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -127,7 +134,9 @@ export type ScannedRoutes = {
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
     'admin.api_tokens.index': { paramsTuple?: []; params?: {} }
     'admin.login_logs.index': { paramsTuple?: []; params?: {} }
+    'admin.login_logs.export': { paramsTuple?: []; params?: {} }
     'admin.audit_logs.index': { paramsTuple?: []; params?: {} }
+    'admin.audit_logs.export': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
   }

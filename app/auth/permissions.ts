@@ -13,6 +13,7 @@ export const PERMISSIONS = {
     assignRoles: 'system:user:assign-roles',
     unlock: 'system:user:unlock',
     resetTwoFactor: 'system:user:reset-2fa',
+    export: 'system:user:export',
   },
   role: {
     list: 'system:role:list',
@@ -44,9 +45,11 @@ export const PERMISSIONS = {
   },
   loginLog: {
     list: 'monitor:login-log:list',
+    export: 'monitor:login-log:export',
   },
   auditLog: {
     list: 'monitor:audit-log:list',
+    export: 'monitor:audit-log:export',
   },
 } as const
 
@@ -73,6 +76,7 @@ const ACTION_NAMES: Record<string, string> = {
   'unlock': 'Unlock',
   'reset-2fa': 'Reset second factor',
   'publish': 'Publish',
+  'export': 'Export',
 }
 
 /** Where the verb alone would say too little. */

@@ -30,6 +30,13 @@ export const notFound = (message = 'Resource not found') =>
 
 export const conflict = (message: string) => new ApiException(409, 'E_CONFLICT', message)
 
+export const exportTooLarge = (limit: number) =>
+  new ApiException(
+    422,
+    'E_EXPORT_TOO_LARGE',
+    `The filters match more than ${limit} rows: narrow them (for example with from/to) and export again`
+  )
+
 export const captchaFailed = () =>
   new ApiException(400, 'E_CAPTCHA_FAILED', 'Captcha verification failed, fetch a new challenge')
 

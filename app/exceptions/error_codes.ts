@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   E_UNSUPPORTED_MEDIA_TYPE: entry(415, 'Body is not JSON'),
   E_HEADERS_TOO_LARGE: entry(431, 'Request headers too large'),
   E_VALIDATION_ERROR: entry(422, 'Invalid input; one entry per field, with `field` and `rule`'),
+  E_EXPORT_TOO_LARGE: entry(422, 'The export would exceed its row limit: narrow the filters'),
   E_TOO_MANY_REQUESTS: entry(429, 'Rate limited; see Retry-After'),
   E_INTERNAL: entry(500, 'Unexpected error (details only in the server log)'),
   E_UNAVAILABLE: entry(

@@ -77,6 +77,27 @@ export function shape<P extends Properties>(properties: P) {
   return { properties, keys: keys as PickedKeys<P>[], schema: s.object(properties) }
 }
 
+/**
+ * The fields of a resource's list that `sort` accepts (`field` ascending, `-field` descending):
+ * the one allow-list per resource, next to its shape. The list validator takes `values` (so the
+ * OpenAPI document shows them as the sort parameter's enum and anything else is a 422), the
+ * service orders by the field's column; `nullable` (read from the shape) puts empty values last
+ * on both databases.
+ */
+export function sortable<P extends Properties, const F extends keyof P & string>(
+  resource: { properties: P },
+  fields: readonly F[]
+) {
+  const isNullable = (schema: Schema) =>
+    Array.isArray(schema.anyOf) && schema.anyOf.some((item: Schema) => item.type === 'null')
+  return {
+    fields,
+    values: fields.flatMap((field) => [field, `-${field}` as const]),
+    nullable: fields.filter((field) => isNullable(resource.properties[field])),
+  }
+}
+export type Sortable = ReturnType<typeof sortable<Properties, string>>
+
 /** `properties` without `keys`, in order: a narrower view of a resource. */
 export function omit<P extends Properties, K extends keyof P>(properties: P, ...keys: K[]) {
   return Object.fromEntries(

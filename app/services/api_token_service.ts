@@ -6,7 +6,8 @@ import UserPolicy from '#policies/user_policy'
 import { accountHolding } from '#policies/holdings'
 import { conflict, notFound } from '#exceptions/api_exception'
 import { MAX_LIVE_PER_ACCOUNT, apiTokenStatus, generateApiToken } from '#auth/api_tokens'
-import { type Actor, paginate } from '#services/admin/common'
+import { type Actor, ordered, paginate } from '#services/admin/common'
+import { apiTokenSort } from '#transformers/admin/api_token_transformer'
 import { audit } from '#services/admin/writes'
 import { MAX_ID } from '#validators/admin/common'
 import type { createApiTokenValidator, listApiTokensValidator } from '#validators/api_token'
@@ -104,7 +105,11 @@ export default class ApiTokenService {
           .whereRaw('lower(account) = ?', [filters.account.toLowerCase()])
       )
     }
-    const page = await paginate(query.orderBy('created_at', 'desc').orderBy('id', 'desc'), filters)
+    const order = ordered(query, filters.sort, apiTokenSort, [
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    const page = await paginate(order, filters)
     return { rows: withStatus(page.rows, (token) => token.user), meta: page.meta }
   }
 

@@ -1,7 +1,8 @@
 import vine from '@vinejs/vine'
 import { ALL_PERMISSION_CODES } from '#auth/permissions'
 import { MAX_TTL_DAYS } from '#auth/api_tokens'
-import { optionalText, pageFields, plainText } from '#validators/admin/common'
+import { optionalText, pageFields, plainText, sortField } from '#validators/admin/common'
+import { apiTokenSort } from '#transformers/admin/api_token_transformer'
 
 /**
  * API tokens: POST /api/auth/tokens (own) and GET /api/admin/tokens (monitors). A code outside
@@ -20,4 +21,5 @@ export const createApiTokenValidator = vine.create({
 export const listApiTokensValidator = vine.create({
   ...pageFields,
   account: optionalText(64),
+  sort: sortField(apiTokenSort),
 })

@@ -44,6 +44,7 @@ router
   .group(() => {
     // Users
     router.get('users', [Users, 'index']).use(middleware.can(user.list))
+    router.get('users/export', [Users, 'export']).use(middleware.can(user.export))
     router.get('users/:id', [Users, 'show']).use(middleware.can(user.list))
     router.post('users', [Users, 'store']).use(middleware.can(user.create))
     router.put('users/:id', [Users, 'update']).use(middleware.can(user.update))
@@ -93,7 +94,9 @@ router
     router.get('tokens', [ApiTokens, 'index']).use(middleware.can(token.list))
     router.delete('tokens/:id', [ApiTokens, 'destroy']).use(middleware.can(token.delete))
     router.get('login-logs', [LoginLogs, 'index']).use(middleware.can(loginLog.list))
+    router.get('login-logs/export', [LoginLogs, 'export']).use(middleware.can(loginLog.export))
     router.get('audit-logs', [AuditLogs, 'index']).use(middleware.can(auditLog.list))
+    router.get('audit-logs/export', [AuditLogs, 'export']).use(middleware.can(auditLog.export))
   })
   .prefix(ADMIN_PREFIX)
   .as('admin')

@@ -628,8 +628,8 @@ test.group('Authorization: MenuPolicy', (group) => {
             ok(put(menus(held.id), { name: 'Mine' }), 200, async () =>
               assert.equal((await stored(held.id)).name, 'Mine')
             ),
-            su(put(menus(reset.id), { permission: 'system:user:export' }), 200, async () =>
-              assert.equal((await stored(reset.id)).permission, 'system:user:export')
+            su(put(menus(reset.id), { permission: 'system:user:archive' }), 200, async () =>
+              assert.equal((await stored(reset.id)).permission, 'system:user:archive')
             ),
           ],
         }

@@ -2,9 +2,10 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import AuditLogService from '#services/admin/audit_log_service'
 import AuditLogTransformer from '#transformers/admin/audit_log_transformer'
-import { listAuditLogsValidator } from '#validators/admin/audit_log'
+import { exportAuditLogsValidator, listAuditLogsValidator } from '#validators/admin/audit_log'
 import { contract } from '#openapi/contract'
-import { auditLogSchema } from '#transformers/admin/audit_log_transformer'
+import { exportOperation, sendCsvExport } from '#services/admin/csv_export'
+import { auditLogCsv, auditLogSchema } from '#transformers/admin/audit_log_transformer'
 
 /** /api/admin/audit-logs: every admin write, done or refused, newest first. */
 @inject()
@@ -15,6 +16,7 @@ export default class AuditLogsController {
       query: listAuditLogsValidator,
       page: auditLogSchema,
     },
+    export: exportOperation('the audit log', exportAuditLogsValidator),
   })
 
   constructor(protected auditLogs: AuditLogService) {}
@@ -22,5 +24,16 @@ export default class AuditLogsController {
   async index({ request, serialize }: HttpContext) {
     const page = await this.auditLogs.list(await request.validateUsing(listAuditLogsValidator))
     return serialize(AuditLogTransformer.paginate(page.rows, page.meta))
+  }
+
+  async export(ctx: HttpContext) {
+    const filters = await ctx.request.validateUsing(exportAuditLogsValidator)
+    return sendCsvExport(ctx, {
+      name: 'audit-logs',
+      query: this.auditLogs.query(filters),
+      filters,
+      columns: auditLogCsv,
+      toObject: (row) => new AuditLogTransformer(row).toObject(),
+    })
   }
 }

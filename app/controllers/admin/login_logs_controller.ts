@@ -2,9 +2,10 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import LoginLogService from '#services/admin/login_log_service'
 import LoginLogTransformer from '#transformers/admin/login_log_transformer'
-import { listLoginLogsValidator } from '#validators/admin/login_log'
+import { exportLoginLogsValidator, listLoginLogsValidator } from '#validators/admin/login_log'
 import { contract } from '#openapi/contract'
-import { loginLogSchema } from '#transformers/admin/login_log_transformer'
+import { exportOperation, sendCsvExport } from '#services/admin/csv_export'
+import { loginLogCsv, loginLogSchema } from '#transformers/admin/login_log_transformer'
 
 /** /api/admin/login-logs: every login attempt, newest first. */
 @inject()
@@ -15,6 +16,7 @@ export default class LoginLogsController {
       query: listLoginLogsValidator,
       page: loginLogSchema,
     },
+    export: exportOperation('the login log', exportLoginLogsValidator),
   })
 
   constructor(protected loginLogs: LoginLogService) {}
@@ -22,5 +24,16 @@ export default class LoginLogsController {
   async index({ request, serialize }: HttpContext) {
     const page = await this.loginLogs.list(await request.validateUsing(listLoginLogsValidator))
     return serialize(LoginLogTransformer.paginate(page.rows, page.meta))
+  }
+
+  async export(ctx: HttpContext) {
+    const filters = await ctx.request.validateUsing(exportLoginLogsValidator)
+    return sendCsvExport(ctx, {
+      name: 'login-logs',
+      query: this.loginLogs.query(filters),
+      filters,
+      columns: loginLogCsv,
+      toObject: (row) => new LoginLogTransformer(row).toObject(),
+    })
   }
 }

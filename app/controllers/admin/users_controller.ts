@@ -7,18 +7,21 @@ import UserTransformer from '#transformers/admin/user_transformer'
 import {
   assignRolesValidator,
   createUserValidator,
+  exportUsersValidator,
   listUsersValidator,
   resetPasswordValidator,
   updateUserValidator,
 } from '#validators/admin/user'
 import { contract } from '#openapi/contract'
-import { userSchema } from '#transformers/admin/user_transformer'
+import { userCsv, userSchema } from '#transformers/admin/user_transformer'
+import { exportOperation, sendCsvExport } from '#services/admin/csv_export'
 
 /** /api/admin/users: each route declares its permission in start/routes/admin.ts. */
 @inject()
 export default class UsersController {
   static contract = contract({
     index: { summary: 'List administrators', query: listUsersValidator, page: userSchema },
+    export: exportOperation('administrators', exportUsersValidator),
     show: { summary: 'One administrator', data: userSchema },
     store: {
       summary: 'Create an administrator (roles only among those the caller holds)',
@@ -56,6 +59,17 @@ export default class UsersController {
   async index({ request, serialize }: HttpContext) {
     const page = await this.users.list(await request.validateUsing(listUsersValidator))
     return serialize(UserTransformer.paginate(page.rows, page.meta))
+  }
+
+  async export(ctx: HttpContext) {
+    const filters = await ctx.request.validateUsing(exportUsersValidator)
+    return sendCsvExport(ctx, {
+      name: 'users',
+      query: this.users.query(filters),
+      filters,
+      columns: userCsv,
+      toObject: (user) => new UserTransformer(user).toObject(),
+    })
   }
 
   async show({ params, serialize }: HttpContext) {

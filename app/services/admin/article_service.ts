@@ -3,7 +3,8 @@ import db from '@adonisjs/lucid/services/db'
 import type { Infer } from '@vinejs/vine/types'
 import Article from '#models/article'
 import { conflict } from '#exceptions/api_exception'
-import { type Actor, findOr404, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { articleSort } from '#transformers/admin/article_transformer'
 import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
 import ArticlePolicy from '#policies/article_policy'
 import type {
@@ -46,7 +47,8 @@ export default class ArticleService {
     whereKeyword(query, ['title', 'slug'], filters.keyword)
     if (filters.status) query.where('status', filters.status)
     if (filters.category) query.where('category', filters.category)
-    return paginate(query.orderBy('id', 'desc'), filters)
+    const order = ordered(query, filters.sort, articleSort, [{ column: 'id', order: 'desc' }])
+    return paginate(order, filters)
   }
 
   async show(id: number) {

@@ -1,18 +1,24 @@
 import type { Infer } from '@vinejs/vine/types'
 import AuditLog from '#models/audit_log'
-import { newestFirst } from '#services/admin/common'
+import { logQuery, paginate } from '#services/admin/common'
+import { auditLogSort } from '#transformers/admin/audit_log_transformer'
 import type { listAuditLogsValidator } from '#validators/admin/audit_log'
+
+type Filters = Omit<Infer<typeof listAuditLogsValidator>, 'pageNum' | 'pageSize'>
 
 /** The audit log, newest first. Written by the services (app/services/audit_log.ts). */
 export default class AuditLogService {
+  /** The list's query, also its CSV export's. */
+  query(filters: Filters) {
+    return logQuery(
+      AuditLog,
+      filters,
+      ['actorId', 'tokenId', 'permission', 'targetType', 'targetId', 'outcome'],
+      auditLogSort
+    )
+  }
+
   list(filters: Infer<typeof listAuditLogsValidator>) {
-    return newestFirst(AuditLog, filters, [
-      'actorId',
-      'tokenId',
-      'permission',
-      'targetType',
-      'targetId',
-      'outcome',
-    ])
+    return paginate(this.query(filters), filters)
   }
 }

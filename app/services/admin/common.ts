@@ -5,6 +5,7 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { pageMeta } from '#providers/api_provider'
 import { notFound } from '#exceptions/api_exception'
 import type { AccessSnapshot } from '#auth/access_snapshot'
+import type { Sortable } from '#openapi/schema'
 import { MAX_ID } from '#validators/admin/common'
 import { type AuditSource, declaredPermission } from '#services/audit_log'
 
@@ -58,6 +59,35 @@ export async function paginate<Row>(
   return { rows: page.all(), meta: pageMeta(page.total, pageNum, pageSize) }
 }
 
+type Order = { column: string; order: 'asc' | 'desc' }
+
+/**
+ * Orders a list query by its `sort` (a value of the resource's `sortable` allow-list, checked by
+ * its validator), the id breaking ties in the same direction so pages never overlap; without
+ * `sort`, by the list's own default order. Columns are qualified with the model's table, so a
+ * join added to a list query cannot make them ambiguous.
+ */
+export function ordered<Query extends ModelQueryBuilderContract<LucidModel, any>>(
+  query: Query,
+  sort: string | undefined,
+  sortable: Sortable,
+  defaults: Order[]
+): Query {
+  const table = query.model.table
+  if (!sort) return query.orderBy(defaults.map((o) => ({ ...o, column: `${table}.${o.column}` })))
+  const order = sort.startsWith('-') ? 'desc' : 'asc'
+  const field = sort.replace(/^-/, '')
+  const column = query.model.$getColumn(field)?.columnName
+  if (!column || !sortable.fields.includes(field)) throw new Error(`not sortable: ${field}`)
+  // SQLite puts NULLs first, PostgreSQL last: the same order on both, empty values at the end
+  // (written out: knex's `nulls` option orders SQLite by the NULL test alone).
+  if (sortable.nullable.includes(field)) {
+    query.orderByRaw(`?? ${order} nulls last`, [`${table}.${column}`])
+  } else query.orderBy(`${table}.${column}`, order)
+  if (column !== 'id') query.orderBy(`${table}.id`, order)
+  return query
+}
+
 /**
  * Loads a row by id or answers 404. An id beyond the 32-bit range cannot exist; refusing it here
  * keeps PostgreSQL from failing the query with "out of range" (a 500).
@@ -90,13 +120,15 @@ export function whereKeyword(
 }
 
 /**
- * A log (login attempts, audit rows), newest first: each of `exact` matches its column exactly
- * when given; `from`/`to` bound created_at to [from, to).
+ * The query of a log (login attempts, audit rows), shared by its list and its export: each of
+ * `exact` matches its column exactly when given; `from`/`to` bound created_at to [from, to);
+ * newest first unless `sort` says otherwise.
  */
-export function newestFirst<Model extends LucidModel, Filters extends LogFilters>(
+export function logQuery<Model extends LucidModel, Filters extends LogFilters>(
   model: Model,
   filters: Filters,
-  exact: (keyof Filters & string)[]
+  exact: (keyof Filters & string)[],
+  sortable: Sortable
 ) {
   const query = model.query()
   for (const key of exact) {
@@ -108,7 +140,10 @@ export function newestFirst<Model extends LucidModel, Filters extends LogFilters
   const at = (date: Date) => DateTime.fromJSDate(date).toUTC().toFormat(format)
   if (filters.from) query.where('created_at', '>=', at(filters.from))
   if (filters.to) query.where('created_at', '<', at(filters.to))
-  return paginate(query.orderBy('created_at', 'desc').orderBy('id', 'desc'), filters)
+  return ordered(query, filters.sort, sortable, [
+    { column: 'created_at', order: 'desc' },
+    { column: 'id', order: 'desc' },
+  ])
 }
 
-type LogFilters = { pageNum?: number; pageSize?: number; from?: Date; to?: Date }
+type LogFilters = { from?: Date; to?: Date; sort?: string }

@@ -5,7 +5,8 @@ import type { Infer } from '@vinejs/vine/types'
 import Menu, { type MenuType } from '#models/menu'
 import { FieldError, conflict } from '#exceptions/api_exception'
 import type { MenuNode } from '#transformers/admin/menu_transformer'
-import { type Actor, findOr404, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { menuSort } from '#transformers/admin/menu_transformer'
 import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
 import MenuPolicy from '#policies/menu_policy'
 import { subtreeOf } from '#policies/grant_rule'
@@ -91,7 +92,11 @@ export default class MenuService {
     if (filters.type) query.where('type', filters.type)
     if (filters.status) query.where('status', filters.status)
     if (filters.parentId) query.where('parent_id', filters.parentId)
-    return paginate(query.orderBy('sort', 'asc').orderBy('id', 'asc'), filters)
+    const order = ordered(query, filters.sort, menuSort, [
+      { column: 'sort', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ])
+    return paginate(order, filters)
   }
 
   async show(id: number) {

@@ -3,7 +3,8 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { Infer } from '@vinejs/vine/types'
 import Role from '#models/role'
 import { conflict, forbidden } from '#exceptions/api_exception'
-import { type Actor, findOr404, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { roleSort } from '#transformers/admin/role_transformer'
 import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
 import { assertIdsExist, LINKS, readLinks, replaceLinks, uniqueIds } from '#services/admin/links'
 import { isProtectedRole } from '#services/admin/super_admin'
@@ -26,7 +27,11 @@ export default class RoleService {
     const query = Role.query()
     whereKeyword(query, ['name', 'code'], filters.keyword)
     if (filters.status) query.where('status', filters.status)
-    return paginate(query.orderBy('sort', 'asc').orderBy('id', 'asc'), filters)
+    const order = ordered(query, filters.sort, roleSort, [
+      { column: 'sort', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ])
+    return paginate(order, filters)
   }
 
   async show(id: number) {

@@ -5,7 +5,8 @@ import { accountHolding } from '#policies/holdings'
 import { notFound } from '#exceptions/api_exception'
 import { SESSION_ID, endSession } from '#auth/sessions'
 import type { Infer } from '@vinejs/vine/types'
-import { type Actor, paginate } from '#services/admin/common'
+import { type Actor, ordered, paginate } from '#services/admin/common'
+import { sessionSort } from '#transformers/admin/session_transformer'
 import { audit } from '#services/admin/writes'
 import type { listSessionsValidator } from '#validators/admin/session'
 
@@ -23,7 +24,11 @@ export default class SessionService {
     if (filters.account) {
       query.whereIn('user_id', db.from('users').select('id').where('account', filters.account))
     }
-    return paginate(query.orderBy('last_seen_at', 'desc').orderBy('id', 'asc'), filters)
+    const order = ordered(query, filters.sort, sessionSort, [
+      { column: 'last_seen_at', order: 'desc' },
+      { column: 'id', order: 'asc' },
+    ])
+    return paginate(order, filters)
   }
 
   async forceLogout(actor: Actor, id: string) {

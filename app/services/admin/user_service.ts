@@ -11,7 +11,8 @@ import { endSessionsOf } from '#auth/sessions'
 import { accountKey, blockedUntil } from '#auth/login_limiter'
 import { MASKED } from '#services/audit_log'
 import { resetSecondFactor } from '#services/two_factor_service'
-import { type Actor, findOr404, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { userSort } from '#transformers/admin/user_transformer'
 import { audit, auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
 import { assertIdsExist, LINKS, readLinks, replaceLinks, uniqueIds } from '#services/admin/links'
 import { lockSuperAdmins, otherEnabledSuperAdmins } from '#services/admin/super_admin'
@@ -21,6 +22,8 @@ import type {
   updateUserValidator,
 } from '#validators/admin/user'
 
+type UserFilters = Omit<Infer<typeof listUsersValidator>, 'pageNum' | 'pageSize'>
+
 const LAST_SUPER_ADMIN = 'The last enabled super administrator must stay enabled and keep the role'
 
 /**
@@ -29,14 +32,22 @@ const LAST_SUPER_ADMIN = 'The last enabled super administrator must stay enabled
  * super admin, one's own account) stay here.
  */
 export default class UserService {
-  async list(filters: Infer<typeof listUsersValidator>) {
+  /**
+   * The user list's query (filters, order, roles preloaded): the list pages it, the CSV export
+   * streams it, so whatever narrows the list narrows the export.
+   */
+  query(filters: UserFilters) {
     const query = User.query().preload('roles', (roles) => roles.orderBy('sort').orderBy('id'))
     whereKeyword(query, ['account', 'nickname'], filters.keyword)
     if (filters.status) query.where('status', filters.status)
     if (filters.roleId) {
       query.whereIn('id', db.from('user_roles').select('user_id').where('role_id', filters.roleId))
     }
-    const page = await paginate(query.orderBy('id', 'asc'), filters)
+    return ordered(query, filters.sort, userSort, [{ column: 'id', order: 'asc' }])
+  }
+
+  async list(filters: Infer<typeof listUsersValidator>) {
+    const page = await paginate(this.query(filters), filters)
     await this.withLockState(page.rows)
     return page
   }

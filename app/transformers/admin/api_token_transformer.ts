@@ -1,6 +1,6 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type ApiToken from '#models/api_token'
-import { computed, named, s, shape } from '#openapi/schema'
+import { computed, named, s, shape, sortable } from '#openapi/schema'
 import { apiToken, apiTokenFields } from '#transformers/auth/own_api_token_transformer'
 
 const adminApiToken = shape({
@@ -11,6 +11,14 @@ const adminApiToken = shape({
 })
 /** Response contract (OpenAPI): an API token as the monitors' list shows it. */
 export const apiTokenSchema = named('ApiToken', adminApiToken.schema)
+/** What `sort` accepts on the monitors' token list. */
+export const apiTokenSort = sortable(adminApiToken, [
+  'id',
+  'name',
+  'createdAt',
+  'expiresAt',
+  'lastUsedAt',
+])
 
 /** Any account's API token, with its owner (`user` is preloaded); never the token itself. */
 export default class ApiTokenTransformer extends BaseTransformer<ApiToken> {

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon'
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type Article from '#models/article'
-import { computed, named, s, shape } from '#openapi/schema'
+import { computed, named, s, shape, sortable } from '#openapi/schema'
 import { ARTICLE_CATEGORIES, ARTICLE_STATUSES } from '#models/article'
 
 const author = shape({ id: s.integer(), account: s.string(), nickname: s.string() })
@@ -28,6 +28,17 @@ const detail = shape({
 /** Response contract (OpenAPI): list items, and the detail with content and internal note. */
 export const adminArticleSchema = named('AdminArticle', article.schema)
 export const adminArticleDetailSchema = named('AdminArticleDetail', detail.schema)
+/** What `sort` accepts on the admin article list. */
+export const articleSort = sortable(article, [
+  'id',
+  'title',
+  'slug',
+  'category',
+  'status',
+  'publishedAt',
+  'createdAt',
+  'updatedAt',
+])
 
 /**
  * Articles on the admin side: every status and the internal fields (internal note, author),

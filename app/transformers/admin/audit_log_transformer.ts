@@ -1,7 +1,8 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type AuditLog from '#models/audit_log'
-import { named, s, shape } from '#openapi/schema'
+import { named, s, shape, sortable } from '#openapi/schema'
 import { attempts } from '#transformers/admin/login_log_transformer'
+import { csvColumns } from '#transformers/csv_columns'
 
 /** `changes`: field -> [before, after], secrets masked. */
 const auditLog = shape({
@@ -22,6 +23,19 @@ const auditLog = shape({
 })
 /** Response contract (OpenAPI). */
 export const auditLogSchema = named('AuditLog', auditLog.schema)
+/** What `sort` accepts on the audit log (and its export). */
+export const auditLogSort = sortable(auditLog, [
+  'id',
+  'createdAt',
+  'actorId',
+  'actor',
+  'permission',
+  'targetType',
+  'outcome',
+  'count',
+])
+/** Columns of the CSV export: every field (`changes` as JSON). */
+export const auditLogCsv = csvColumns(auditLog)
 
 /** One audited write as the audit-log page shows it. */
 export default class AuditLogTransformer extends BaseTransformer<AuditLog> {

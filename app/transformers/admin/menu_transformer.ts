@@ -1,6 +1,6 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type Menu from '#models/menu'
-import { enabledStatus, named, omit, s, shape } from '#openapi/schema'
+import { enabledStatus, named, omit, s, shape, sortable } from '#openapi/schema'
 import { MENU_TYPES } from '#models/menu'
 
 /** A node of the menu tree together with its children, as built by the menu service. */
@@ -23,6 +23,18 @@ const menu = shape({
 })
 /** Response contract (OpenAPI): a menu node, flat or in the editing tree. */
 export const menuSchema = named('Menu', menu.schema)
+/** What `sort` accepts on the flat menu list. */
+export const menuSort = sortable(menu, [
+  'id',
+  'name',
+  'type',
+  'path',
+  'permission',
+  'sort',
+  'status',
+  'createdAt',
+  'updatedAt',
+])
 export const menuTreeSchema = named(
   'MenuTree',
   s.object({ ...menu.properties, children: s.array(s.ref('MenuTree')) })

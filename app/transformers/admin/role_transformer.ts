@@ -1,6 +1,6 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type Role from '#models/role'
-import { enabledStatus, named, s, shape } from '#openapi/schema'
+import { enabledStatus, named, s, shape, sortable } from '#openapi/schema'
 
 /** A role as other resources show it (a user's roles, /me). */
 export const roleSummary = shape({
@@ -19,6 +19,16 @@ const role = shape({
 })
 /** Response contract (OpenAPI): a role in lists, and with its menu ids on the detail. */
 export const roleSchema = named('Role', role.schema)
+/** What `sort` accepts on the role list. */
+export const roleSort = sortable(role, [
+  'id',
+  'code',
+  'name',
+  'status',
+  'sort',
+  'createdAt',
+  'updatedAt',
+])
 export const roleDetailSchema = named(
   'RoleDetail',
   s.object({ ...role.properties, menuIds: s.array(s.integer()) })

@@ -1,6 +1,6 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type AdminSession from '#models/admin_session'
-import { computed, named, s, shape } from '#openapi/schema'
+import { computed, named, s, shape, sortable } from '#openapi/schema'
 
 /** Session times are stored as epoch milliseconds: computed into ISO 8601. */
 export const sessionTimes = {
@@ -25,6 +25,8 @@ const session = shape({
 })
 /** Response contract (OpenAPI): an online administrator's session. */
 export const sessionSchema = named('Session', session.schema)
+/** What `sort` accepts on the online-administrators list. */
+export const sessionSort = sortable(session, ['createdAt', 'lastSeenAt', 'expiresAt', 'ip'])
 
 /** A live session as the online-administrators page shows it (`user` is preloaded). */
 export default class SessionTransformer extends BaseTransformer<AdminSession> {

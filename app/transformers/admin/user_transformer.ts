@@ -1,8 +1,9 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type User from '#models/user'
-import { computed, named, s, shape } from '#openapi/schema'
+import { computed, named, s, shape, sortable } from '#openapi/schema'
 import { currentUser } from '#transformers/auth/current_user_transformer'
 import { roleSummary } from '#transformers/admin/role_transformer'
+import { csvColumns } from '#transformers/csv_columns'
 
 const user = shape({
   ...currentUser.properties,
@@ -13,6 +14,25 @@ const user = shape({
 })
 /** Response contract (OpenAPI). */
 export const userSchema = named('User', user.schema)
+/** What `sort` accepts on the user list (and its export). */
+export const userSort = sortable(user, [
+  'id',
+  'account',
+  'nickname',
+  'email',
+  'status',
+  'lastLoginAt',
+  'createdAt',
+  'updatedAt',
+])
+/**
+ * Columns of the CSV export: roles by code; no lock state (read per account from the limiter's
+ * store for a page, not a property of the account) and no role ids (the codes say it).
+ */
+export const userCsv = csvColumns(user, {
+  omit: ['lockedUntil', 'roleIds'],
+  format: { roles: (roles: { code: string }[]) => roles.map((role) => role.code).join(' ') },
+})
 
 /**
  * An administrator account as the admin API shows it. Fields are picked, never spread: the

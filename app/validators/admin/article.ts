@@ -8,7 +8,9 @@ import {
   nullableText,
   optionalText,
   pageFields,
+  sortField,
 } from '#validators/admin/common'
+import { articleSort } from '#transformers/admin/article_transformer'
 
 /**
  * Request shapes of /api/admin/articles. `status`, `publishedAt` and `authorId` are not accepted
@@ -63,6 +65,7 @@ export const listArticlesValidator = vine.create({
   keyword: optionalText(100),
   status: vine.enum(ARTICLE_STATUSES).optional(),
   category: vine.enum(ARTICLE_CATEGORIES).optional(),
+  sort: sortField(articleSort),
 })
 
 export const createArticleValidator = vine.create({

@@ -1,12 +1,19 @@
 import vine from '@vinejs/vine'
-import { idField, optionalText, pageFields } from '#validators/admin/common'
+import {
+  exportFields,
+  idField,
+  optionalText,
+  pageFields,
+  sortField,
+} from '#validators/admin/common'
+import { auditLogSort } from '#transformers/admin/audit_log_transformer'
 
 /**
- * GET /api/admin/audit-logs. `actorId`, `tokenId`, `permission`, `targetType`/`targetId` match exactly;
- * `from`/`to` are ISO 8601 instants, `from` inclusive and `to` exclusive.
+ * GET /api/admin/audit-logs and its export. `actorId`, `tokenId`, `permission`,
+ * `targetType`/`targetId` match exactly; `from`/`to` are ISO 8601 instants, `from` inclusive and
+ * `to` exclusive.
  */
-export const listAuditLogsValidator = vine.create({
-  ...pageFields,
+const auditLogFilters = {
   actorId: idField().optional(),
   tokenId: idField().optional(),
   permission: optionalText(100),
@@ -15,4 +22,8 @@ export const listAuditLogsValidator = vine.create({
   outcome: vine.enum(['succeeded', 'refused'] as const).optional(),
   from: vine.date({ formats: ['iso8601'] }).optional(),
   to: vine.date({ formats: ['iso8601'] }).optional(),
-})
+  sort: sortField(auditLogSort),
+}
+
+export const listAuditLogsValidator = vine.create({ ...pageFields, ...auditLogFilters })
+export const exportAuditLogsValidator = vine.create({ ...exportFields, ...auditLogFilters })

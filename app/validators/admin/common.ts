@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import type { Validation } from '@vinejs/vine/types'
+import type { Sortable } from '#openapi/schema'
 
 /**
  * Pieces shared by the admin validators. Ids are bounded to the range of a 32-bit serial so an
@@ -20,6 +21,15 @@ export const pageFields = {
   pageNum: vine.number().withoutDecimals().min(1).max(100_000).optional(),
   pageSize: vine.number().withoutDecimals().min(1).max(MAX_PAGE_SIZE).optional(),
 }
+
+/**
+ * `sort` of a list: a value of the resource's allow-list (`sortable` beside its shape), else a
+ * 422; the document lists the values as the parameter's enum.
+ */
+export const sortField = (sortable: Sortable) => vine.enum(sortable.values).optional()
+
+/** `format` of an export (GET .../export): CSV only, for now. */
+export const exportFields = { format: vine.enum(['csv'] as const) }
 
 /** Optional free text; an empty string is treated as "not given". */
 export const optionalText = (max: number) =>

@@ -9,8 +9,10 @@ import {
   optionalText,
   pageFields,
   plainText,
+  sortField,
   statusField,
 } from '#validators/admin/common'
+import { menuSort } from '#transformers/admin/menu_transformer'
 
 /**
  * Request shapes of /api/admin/menus. These check each field alone; the rules that depend on the
@@ -87,6 +89,7 @@ export const listMenusValidator = vine.create({
   type: vine.enum(MENU_TYPES).optional(),
   status: statusField().optional(),
   parentId: idField().optional(),
+  sort: sortField(menuSort),
 })
 
 export const createMenuValidator = vine.create({

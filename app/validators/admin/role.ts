@@ -4,8 +4,10 @@ import {
   nullableText,
   optionalText,
   pageFields,
+  sortField,
   statusField,
 } from '#validators/admin/common'
+import { roleSort } from '#transformers/admin/role_transformer'
 
 /**
  * Request shapes of /api/admin/roles. `isSystem` is not accepted from a body (VineJS drops it):
@@ -25,6 +27,7 @@ export const listRolesValidator = vine.create({
   ...pageFields,
   keyword: optionalText(64),
   status: statusField().optional(),
+  sort: sortField(roleSort),
 })
 
 export const createRoleValidator = vine.create({

@@ -1,8 +1,10 @@
 import vine from '@vinejs/vine'
-import { optionalText, pageFields } from '#validators/admin/common'
+import { optionalText, pageFields, sortField } from '#validators/admin/common'
+import { sessionSort } from '#transformers/admin/session_transformer'
 
 /** GET /api/admin/sessions: live sessions, optionally of accounts matching `account`. */
 export const listSessionsValidator = vine.create({
   ...pageFields,
   account: optionalText(64),
+  sort: sortField(sessionSort),
 })

@@ -4,9 +4,12 @@ import {
   idField,
   idListField,
   optionalText,
+  exportFields,
   pageFields,
+  sortField,
   statusField,
 } from '#validators/admin/common'
+import { userSort } from '#transformers/admin/user_transformer'
 
 /**
  * Request shapes of /api/admin/users. Only the fields listed here reach the services: VineJS
@@ -36,12 +39,16 @@ export const email = () =>
 // Bounded before hashing so a huge body is not hashed; the policy gives the precise message.
 const password = () => vine.string().minLength(1).maxLength(PASSWORD_MAX)
 
-export const listUsersValidator = vine.create({
-  ...pageFields,
+/** What the user list filters and orders by; its export takes the same. */
+const userFilters = {
   keyword: optionalText(64),
   status: statusField().optional(),
   roleId: idField().optional(),
-})
+  sort: sortField(userSort),
+}
+
+export const listUsersValidator = vine.create({ ...pageFields, ...userFilters })
+export const exportUsersValidator = vine.create({ ...exportFields, ...userFilters })
 
 export const createUserValidator = vine.create({
   account: account(),

@@ -92,6 +92,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/audit-logs/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the audit log as CSV (the list's filters and sort)
+         * @description Streams every row the list's filters match, in the list's order, as CSV (RFC 4180, CRLF, UTF-8 with a BOM, a header row of field names), as an attachment. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' and quoted. Each export is audited with its filters.
+         */
+        get: operations["admin.audit_logs.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/login-logs": {
         parameters: {
             query?: never;
@@ -101,6 +121,26 @@ export interface paths {
         };
         /** Login log: every attempt and its outcome */
         get: operations["admin.login_logs.index"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/login-logs/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the login log as CSV (the list's filters and sort)
+         * @description Streams every row the list's filters match, in the list's order, as CSV (RFC 4180, CRLF, UTF-8 with a BOM, a header row of field names), as an attachment. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' and quoted. Each export is audited with its filters.
+         */
+        get: operations["admin.login_logs.export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -384,6 +424,26 @@ export interface paths {
         put?: never;
         /** Lift the login lock of the account */
         post: operations["admin.users.unlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export administrators as CSV (the list's filters and sort)
+         * @description Streams every row the list's filters match, in the list's order, as CSV (RFC 4180, CRLF, UTF-8 with a BOM, a header row of field names), as an attachment. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' and quoted. Each export is audited with its filters.
+         */
+        get: operations["admin.users.export"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -913,6 +973,7 @@ export interface components {
          *     | `E_UNSUPPORTED_MEDIA_TYPE` | 415 | Body is not JSON |
          *     | `E_HEADERS_TOO_LARGE` | 431 | Request headers too large |
          *     | `E_VALIDATION_ERROR` | 422 | Invalid input; one entry per field, with `field` and `rule` |
+         *     | `E_EXPORT_TOO_LARGE` | 422 | The export would exceed its row limit: narrow the filters |
          *     | `E_TOO_MANY_REQUESTS` | 429 | Rate limited; see Retry-After |
          *     | `E_INTERNAL` | 500 | Unexpected error (details only in the server log) |
          *     | `E_UNAVAILABLE` | 503 | A data store is unreachable, a statement timed out, or the instance drains |
@@ -923,7 +984,7 @@ export interface components {
         };
         ErrorEntry: {
             /** @enum {string} */
-            code: "E_BAD_REQUEST" | "E_CAPTCHA_FAILED" | "E_CAPTCHA_TOKEN_INVALID" | "E_MFA_TOKEN_INVALID" | "E_UNAUTHORIZED" | "E_INVALID_CREDENTIALS" | "E_FORBIDDEN" | "E_PASSWORD_CHANGE_REQUIRED" | "E_2FA_SETUP_REQUIRED" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_CONFLICT" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_HEADERS_TOO_LARGE" | "E_VALIDATION_ERROR" | "E_TOO_MANY_REQUESTS" | "E_INTERNAL" | "E_UNAVAILABLE";
+            code: "E_BAD_REQUEST" | "E_CAPTCHA_FAILED" | "E_CAPTCHA_TOKEN_INVALID" | "E_MFA_TOKEN_INVALID" | "E_UNAUTHORIZED" | "E_INVALID_CREDENTIALS" | "E_FORBIDDEN" | "E_PASSWORD_CHANGE_REQUIRED" | "E_2FA_SETUP_REQUIRED" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_CONFLICT" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_HEADERS_TOO_LARGE" | "E_VALIDATION_ERROR" | "E_EXPORT_TOO_LARGE" | "E_TOO_MANY_REQUESTS" | "E_INTERNAL" | "E_UNAVAILABLE";
             message: string;
             /** @description Input field (validation errors) */
             field?: string;
@@ -1347,7 +1408,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Permission refused */
+        /** @description Permission refused, or the account must change its password or enrol a second factor first */
         Error403: {
             headers: {
                 [name: string]: unknown;
@@ -1426,6 +1487,7 @@ export interface operations {
                 keyword?: string;
                 status?: "draft" | "published" | "archived";
                 category?: "news" | "guide" | "release" | "announcement" | "engineering";
+                sort?: "id" | "-id" | "title" | "-title" | "slug" | "-slug" | "category" | "-category" | "status" | "-status" | "publishedAt" | "-publishedAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;
             path?: never;
@@ -1662,6 +1724,7 @@ export interface operations {
                 outcome?: "succeeded" | "refused";
                 from?: unknown;
                 to?: unknown;
+                sort?: "id" | "-id" | "createdAt" | "-createdAt" | "actorId" | "-actorId" | "actor" | "-actor" | "permission" | "-permission" | "targetType" | "-targetType" | "outcome" | "-outcome" | "count" | "-count";
             };
             header?: never;
             path?: never;
@@ -1687,6 +1750,41 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "admin.audit_logs.export": {
+        parameters: {
+            query: {
+                format: "csv";
+                actorId?: number;
+                tokenId?: number;
+                permission?: string;
+                targetType?: string;
+                targetId?: string;
+                outcome?: "succeeded" | "refused";
+                from?: unknown;
+                to?: unknown;
+                sort?: "id" | "-id" | "createdAt" | "-createdAt" | "actorId" | "-actorId" | "actor" | "-actor" | "permission" | "-permission" | "targetType" | "-targetType" | "outcome" | "-outcome" | "count" | "-count";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
     "admin.login_logs.index": {
         parameters: {
             query?: {
@@ -1697,6 +1795,7 @@ export interface operations {
                 outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used";
                 from?: unknown;
                 to?: unknown;
+                sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
             };
             header?: never;
             path?: never;
@@ -1722,6 +1821,38 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "admin.login_logs.export": {
+        parameters: {
+            query: {
+                format: "csv";
+                account?: string;
+                ip?: string;
+                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used";
+                from?: unknown;
+                to?: unknown;
+                sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
     "admin.menus.index": {
         parameters: {
             query?: {
@@ -1731,6 +1862,7 @@ export interface operations {
                 type?: "directory" | "menu" | "button";
                 status?: "enabled" | "disabled";
                 parentId?: number;
+                sort?: "id" | "-id" | "name" | "-name" | "type" | "-type" | "path" | "-path" | "permission" | "-permission" | "sort" | "-sort" | "status" | "-status" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;
             path?: never;
@@ -1934,6 +2066,7 @@ export interface operations {
                 pageSize?: number;
                 keyword?: string;
                 status?: "enabled" | "disabled";
+                sort?: "id" | "-id" | "code" | "-code" | "name" | "-name" | "status" | "-status" | "sort" | "-sort" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;
             path?: never;
@@ -2133,6 +2266,7 @@ export interface operations {
                 pageNum?: number;
                 pageSize?: number;
                 account?: string;
+                sort?: "createdAt" | "-createdAt" | "lastSeenAt" | "-lastSeenAt" | "expiresAt" | "-expiresAt" | "ip" | "-ip";
             };
             header?: never;
             path?: never;
@@ -2188,6 +2322,7 @@ export interface operations {
                 pageNum?: number;
                 pageSize?: number;
                 account?: string;
+                sort?: "id" | "-id" | "name" | "-name" | "createdAt" | "-createdAt" | "expiresAt" | "-expiresAt" | "lastUsedAt" | "-lastUsedAt";
             };
             header?: never;
             path?: never;
@@ -2245,6 +2380,7 @@ export interface operations {
                 keyword?: string;
                 status?: "enabled" | "disabled";
                 roleId?: number;
+                sort?: "id" | "-id" | "account" | "-account" | "nickname" | "-nickname" | "email" | "-email" | "status" | "-status" | "lastLoginAt" | "-lastLoginAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;
             path?: never;
@@ -2524,6 +2660,36 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "admin.users.export": {
+        parameters: {
+            query: {
+                format: "csv";
+                keyword?: string;
+                status?: "enabled" | "disabled";
+                roleId?: number;
+                sort?: "id" | "-id" | "account" | "-account" | "nickname" | "-nickname" | "email" | "-email" | "status" | "-status" | "lastLoginAt" | "-lastLoginAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
     "public.articles.index": {
         parameters: {
             query?: {
@@ -2622,6 +2788,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
@@ -2655,6 +2822,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
@@ -2688,6 +2856,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
@@ -2721,6 +2890,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             default: components["responses"]["Error"];
@@ -2997,6 +3167,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             default: components["responses"]["Error"];
         };
     };
@@ -3054,6 +3225,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             default: components["responses"]["Error"];
         };
     };
@@ -3086,6 +3258,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             422: components["responses"]["Error422"];
             default: components["responses"]["Error"];
         };
@@ -3158,6 +3331,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             default: components["responses"]["Error"];
         };
     };
@@ -3172,7 +3346,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    permissions: ("system:user:list" | "system:user:create" | "system:user:update" | "system:user:delete" | "system:user:reset-password" | "system:user:assign-roles" | "system:user:unlock" | "system:user:reset-2fa" | "system:role:list" | "system:role:create" | "system:role:update" | "system:role:delete" | "system:role:assign-menus" | "system:menu:list" | "system:menu:create" | "system:menu:update" | "system:menu:delete" | "content:article:list" | "content:article:create" | "content:article:update" | "content:article:delete" | "content:article:publish" | "monitor:session:list" | "monitor:session:delete" | "monitor:token:list" | "monitor:token:delete" | "monitor:login-log:list" | "monitor:audit-log:list")[];
+                    permissions: ("system:user:list" | "system:user:create" | "system:user:update" | "system:user:delete" | "system:user:reset-password" | "system:user:assign-roles" | "system:user:unlock" | "system:user:reset-2fa" | "system:user:export" | "system:role:list" | "system:role:create" | "system:role:update" | "system:role:delete" | "system:role:assign-menus" | "system:menu:list" | "system:menu:create" | "system:menu:update" | "system:menu:delete" | "content:article:list" | "content:article:create" | "content:article:update" | "content:article:delete" | "content:article:publish" | "monitor:session:list" | "monitor:session:delete" | "monitor:token:list" | "monitor:token:delete" | "monitor:login-log:list" | "monitor:login-log:export" | "monitor:audit-log:list" | "monitor:audit-log:export")[];
                     expiresInDays: number;
                 };
             };
@@ -3215,6 +3389,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             default: components["responses"]["Error"];
         };
@@ -3247,6 +3422,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             default: components["responses"]["Error"];
         };

@@ -1,6 +1,7 @@
 import type { DataProvider, RaRecord, SortPayload } from 'react-admin'
 import { api } from './api'
 import type { Resource } from './access'
+import type { operations } from './api-types'
 
 /**
  * react-admin's calls mapped to /api/admin/<resource>. Lists page with `pageNum`/`pageSize`
@@ -19,17 +20,40 @@ const LINKS: Record<string, { field: string; endpoint: string }> = {
   roles: { field: 'menuIds', endpoint: 'menus' },
 }
 
+/** The fields of a list's `sort` enum in the OpenAPI document (a column outside it fails the typecheck). */
+type Sortable<O extends keyof operations> = readonly Exclude<
+  NonNullable<operations[O]['parameters']['query']> extends { sort?: infer S } ? S : never,
+  `-${string}`
+>[]
+
 /**
- * The columns each list sorts on request: the server's per-resource allow-list (anything else is
+ * The columns each list sorts on request: within the server's per-resource allow-list (anything else is
  * a 422). Without a sort the server's own order holds (newest first for the logs).
  */
 export const SORTABLE: { [R in Resource]?: readonly string[] } = {
-  'users': ['id', 'account', 'nickname', 'status', 'lastLoginAt', 'createdAt'],
-  'roles': ['id', 'code', 'name', 'sort'],
-  'articles': ['id', 'title', 'category', 'publishedAt'],
-  'login-logs': ['createdAt', 'account', 'ip', 'outcome'],
-  'audit-logs': ['createdAt', 'actor', 'permission', 'outcome'],
-  'sessions': ['createdAt', 'lastSeenAt'],
+  'users': [
+    'id',
+    'account',
+    'nickname',
+    'status',
+    'lastLoginAt',
+    'createdAt',
+  ] satisfies Sortable<'admin.users.index'>,
+  'roles': ['id', 'code', 'name', 'sort'] satisfies Sortable<'admin.roles.index'>,
+  'articles': ['id', 'title', 'category', 'publishedAt'] satisfies Sortable<'admin.articles.index'>,
+  'login-logs': [
+    'createdAt',
+    'account',
+    'ip',
+    'outcome',
+  ] satisfies Sortable<'admin.login_logs.index'>,
+  'audit-logs': [
+    'createdAt',
+    'actor',
+    'permission',
+    'outcome',
+  ] satisfies Sortable<'admin.audit_logs.index'>,
+  'sessions': ['createdAt', 'lastSeenAt'] satisfies Sortable<'admin.sessions.index'>,
 }
 
 /**

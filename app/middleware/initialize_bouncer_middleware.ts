@@ -15,7 +15,7 @@ export default class InitializeBouncerMiddleware {
       () => {
         const guard = ctx.auth.use('jwt')
         const access = guard.access
-        return guard.user && access ? { id: guard.user.id, access } : null
+        return guard.account && access ? { id: guard.account.id, access } : null
       },
       abilities,
       policies

@@ -256,5 +256,5 @@ writeFileSync(
 writeFileSync(join(ROOT, 'tmp/bench-baseline.txt'), `${text}\n`)
 log('written tmp/bench-baseline.json and tmp/bench-baseline.txt')
 // Let the servers write what NODE_FLAGS asked for (e.g. a CPU profile) before leaving.
-await new Promise((resolve) => setTimeout(resolve, 2000))
+await new Promise((done) => setTimeout(done, 2000))
 process.exit(0)

@@ -180,11 +180,11 @@ async function queriesPerRequest(scenario: Scenario) {
   return { status: reply.status, queries: Number(reply.headers['x-db-queries']) }
 }
 
-const target = { base, pid: serverPid, pg: DB === 'pg' }
+const served = { base, pid: serverPid, pg: DB === 'pg' }
 const load = (scenario: Scenario, duration: number) =>
   loadWith(base, scenario, duration, CONNECTIONS)
 const measuredRun = (scenario: Scenario, duration = DURATION) =>
-  measuredRunOn(target, scenario, duration, CONNECTIONS)
+  measuredRunOn(served, scenario, duration, CONNECTIONS)
 
 async function measure(names: string[], label: string) {
   const rounds: Record<string, Run[]> = {}

@@ -5,18 +5,25 @@
 | into build/ as `npm run bench` does. Both servers run as `npm start` does, side by side on two
 | ports, and only one is loaded at a time: each round runs every scenario on both, the order
 | flipping each round (ABBA), so machine noise falls on both sides alike. Printed per scenario:
-| req/s of each and their ratio, p99, and node and PostgreSQL CPU ms per request (the figure to
-| trust on a busy machine: it does not count the time the server waited for a core).
+| req/s of each and their ratio, p99, and node and PostgreSQL CPU ms per request (median, and the
+| least disturbed run's: the figure to trust on a busy machine, where contention only adds).
 |
 | Same settings as bench/run.ts (BENCH_DB, BENCH_PG_DB, BENCH_RUNS, BENCH_DURATION,
 | BENCH_CONNECTIONS, BENCH_SKIP_BUILD), plus BENCH_NODE_FLAGS: V8/Node flags for both servers
 | (e.g. "--cpu-prof --cpu-prof-dir=tmp/prof"), and BENCH_ONLY=<regex> to run only the scenarios
 | whose name matches. Both builds use the schema this tree migrates, so
 | <rev> must read the same tables (a recent commit). Writes tmp/bench-baseline.{json,txt}.
+|
+| Memory: BENCH_SOAK=<seconds> then soaks both servers at once under the same fixed-rate mixed
+| load (BENCH_SOAK_RATE/s, default 300, plus /me alone at a sixth of it) and reports RSS (after
+| the first minute, at the end, highest), the share of the server's CPU spent in GC pauses
+| (--trace-gc) and /me's p99. BENCH_BASELINE_FLAGS and BENCH_BASELINE_ENV ("K=V K=V") apply to
+| the baseline server only: `--baseline HEAD` with them compares settings on one build (e.g.
+| BENCH_BASELINE_ENV=MALLOC_ARENA_MAX=2). BENCH_RUNS=0 skips the rounds.
 */
 import { execFileSync, execSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,8 +31,8 @@ import { login } from './client.js'
 import { createDataset } from './dataset.js'
 import { answerOf, ensurePgDatabase, openDb, pgConnection, type DbConfig } from './db.js'
 import { freePort, send, waitUntilUp } from './http.js'
-import { type Run, type Scenario, measuredRun } from './measure.js'
-import { median, round2 } from './processes.js'
+import { type Run, type Scenario, load, measuredRun } from './measure.js'
+import { cpuMsOf, median, round2, rssMbOf } from './processes.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const rev = process.argv[process.argv.indexOf('--baseline') + 1]
@@ -34,7 +41,15 @@ const DB = process.env.BENCH_DB === 'sqlite' ? 'sqlite' : 'pg'
 const DURATION = Number(process.env.BENCH_DURATION ?? 5)
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
-const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)
+const words = (value = '') => value.split(' ').filter(Boolean)
+const NODE_FLAGS = words(process.env.BENCH_NODE_FLAGS)
+// Settings for the baseline server only (to compare settings on one build: --baseline HEAD).
+const BASELINE_FLAGS = words(process.env.BENCH_BASELINE_FLAGS)
+const BASELINE_ENV = Object.fromEntries(
+  words(process.env.BENCH_BASELINE_ENV).map((pair) => pair.split(/=(.*)/s).slice(0, 2))
+)
+const SOAK = Number(process.env.BENCH_SOAK ?? 0)
+const SOAK_RATE = Number(process.env.BENCH_SOAK_RATE ?? 300)
 const ADMIN_PASSWORD = 'Bench-Root-Passw0rd!'
 const SMALL = 10_000
 
@@ -113,10 +128,18 @@ const sides: Side[] = ['this', 'baseline']
 const servers = {} as Record<Side, { base: string; pid: number; pg: boolean; stop: () => void }>
 for (const side of sides) {
   const port = await freePort()
-  const child = spawn(process.execPath, [...NODE_FLAGS, 'bin/server.js'], {
+  const baseline = side === 'baseline'
+  // The soak counts GC pauses from --trace-gc lines on the server's stdout.
+  const gcLog = SOAK ? openSync(join(ROOT, `tmp/bench-soak-${side}.gc.log`), 'w') : 'ignore'
+  const flags = [
+    ...NODE_FLAGS,
+    ...(baseline ? BASELINE_FLAGS : []),
+    ...(SOAK ? ['--trace-gc'] : []),
+  ]
+  const child = spawn(process.execPath, [...flags, 'bin/server.js'], {
     cwd: builds[side],
-    env: { ...appEnv, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...appEnv, ...(baseline ? BASELINE_ENV : {}), PORT: String(port) },
+    stdio: ['ignore', gcLog, 'inherit'],
   })
   const stop = () => child.exitCode === null && child.kill('SIGTERM')
   process.on('exit', stop)
@@ -187,6 +210,63 @@ for (let round = 1; round <= RUNS; round++) {
     }
   }
 }
+
+// ---------------------------------------------------------------- soak (BENCH_SOAK seconds)
+// Both servers at once, each under the same fixed-rate mixed load (the mix of bench/run.ts) plus
+// /me alone at a sixth of that rate for its p99; RSS sampled every 10 s; GC pauses summed from
+// --trace-gc and set against the server's CPU time over the soak.
+const soak: Record<string, unknown> = {}
+if (SOAK) {
+  const mix = [
+    { method: 'GET', path: '/api/auth/me', headers: auth(bigToken) },
+    { method: 'GET', path: '/api/articles?pageNum=1&pageSize=10' },
+    { method: 'GET', path: `/api/articles/${firstSlug}` },
+    { method: 'GET', path: '/api/articles?keyword=zqxjvw' },
+    { method: 'GET', path: '/api/auth/me', headers: auth(smallToken) },
+    { method: 'GET', path: '/api/health' },
+  ]
+  log(`soak: ${SOAK} s on both servers at once, ${SOAK_RATE}/s mixed + ${SOAK_RATE / 6}/s /me`)
+  const gcMs = (side: Side) =>
+    readFileSync(join(ROOT, `tmp/bench-soak-${side}.gc.log`), 'utf8')
+      .split('\n')
+      .reduce((sum, line) => sum + Number(/ MB, ([\d.]+) \/ /.exec(line)?.[1] ?? 0), 0)
+  const start = Object.fromEntries(
+    sides.map((side) => [side, { cpu: cpuMsOf(servers[side].pid), gc: gcMs(side) }])
+  )
+  const rss: Record<Side, number[]> = { this: [], baseline: [] }
+  const sampler = setInterval(() => {
+    for (const side of sides) rss[side].push(rssMbOf(servers[side].pid))
+  }, 10_000)
+  const loads = sides.flatMap((side) => [
+    load(servers[side].base, { path: '/', requests: mix, overallRate: SOAK_RATE }, SOAK, 6),
+    load(
+      servers[side].base,
+      { path: '/api/auth/me', headers: auth(bigToken), overallRate: SOAK_RATE / 6 },
+      SOAK,
+      2
+    ),
+  ])
+  const [thisMix, thisMe, baseMix, baseMe] = await Promise.all(loads)
+  clearInterval(sampler)
+  for (const [side, mixed, me] of [
+    ['this', thisMix, thisMe],
+    ['baseline', baseMix, baseMe],
+  ] as const) {
+    const cpu = cpuMsOf(servers[side].pid) - start[side].cpu
+    const gc = gcMs(side) - start[side].gc
+    soak[side] = {
+      requests: mixed.total + me.total,
+      bad: mixed.errors + mixed.non2xx + me.errors + me.non2xx,
+      mixedP99: mixed.p99,
+      meP99: me.p99,
+      rssAfterMinuteMb: rss[side][5],
+      rssEndMb: rss[side].at(-1),
+      rssMaxMb: Math.max(...rss[side]),
+      gcPauseShareOfCpu: round2((gc / Math.max(1, cpu)) * 100),
+      cpuMsPerRequest: round2(cpu / Math.max(1, mixed.total + me.total)),
+    }
+  }
+}
 for (const side of sides) servers[side].stop()
 
 // ---------------------------------------------------------------- report
@@ -196,6 +276,8 @@ const rows = Object.entries(runs).map(([name, bySide]) => {
     requestsPerSecond: Math.round(figure(bySide[side], (r) => r.requestsPerSecond)),
     p99: figure(bySide[side], (r) => r.p99),
     nodeCpuMs: round2(figure(bySide[side], (r) => r.serverCpuMsPerRequest)),
+    // The least disturbed run: on a busy machine waiting for a core only adds CPU per request.
+    nodeCpuMsMin: round2(Math.min(...bySide[side].map((r) => r.serverCpuMsPerRequest))),
     pgCpuMs: round2(figure(bySide[side], (r) => r.pgCpuMsPerRequest)),
     unexpected: bySide[side].reduce(
       (sum, r) => sum + r.errors + (scenarios[name].expect ? 0 : r.non2xx),
@@ -212,7 +294,7 @@ const rows = Object.entries(runs).map(([name, bySide]) => {
     target: TARGETS[name],
   }
 })
-const WIDTHS = [30, 7, 7, 6, 11, 11, 11, 9, 15]
+const WIDTHS = [30, 7, 7, 6, 9, 9, 10, 10, 8, 15]
 const cells = (values: (string | number)[]) =>
   values
     .map((value, i) => (i ? String(value).padStart(WIDTHS[i]) : String(value).padEnd(WIDTHS[i])))
@@ -227,6 +309,7 @@ const lines = [
     'ratio',
     'node cpu',
     'base cpu',
+    'min cpu',
     'pg cpu',
     'p99 ms',
     'target (node)',
@@ -239,19 +322,27 @@ const lines = [
       row.ratio,
       row.this.nodeCpuMs,
       row.baseline.nodeCpuMs,
+      `${row.this.nodeCpuMsMin}/${row.baseline.nodeCpuMsMin}`,
       `${row.this.pgCpuMs}/${row.baseline.pgCpuMs}`,
       `${row.this.p99}/${row.baseline.p99}`,
       row.target,
     ])
   ),
 ]
+if (SOAK) {
+  lines.push(
+    '',
+    `soak ${SOAK} s, both servers at once (${SOAK_RATE}/s mixed + ${SOAK_RATE / 6}/s /me each):`
+  )
+  for (const side of sides) lines.push(`  ${side}: ${JSON.stringify(soak[side])}`)
+}
 const bad = rows.filter((row) => row.this.unexpected || row.baseline.unexpected)
 if (bad.length) lines.push('', `unexpected answers: ${bad.map((row) => row.name).join(', ')}`)
 const text = lines.join('\n')
 process.stdout.write(`${text}\n`)
 writeFileSync(
   join(ROOT, 'tmp/bench-baseline.json'),
-  JSON.stringify({ rev, sha, db: DB, when: new Date().toISOString(), rows, runs }, null, 2)
+  JSON.stringify({ rev, sha, db: DB, when: new Date().toISOString(), rows, soak, runs }, null, 2)
 )
 writeFileSync(join(ROOT, 'tmp/bench-baseline.txt'), `${text}\n`)
 log('written tmp/bench-baseline.json and tmp/bench-baseline.txt')

@@ -13,6 +13,7 @@
 |   BENCH_PG_DB (default adonis_rbac_bench; PG_HOST/PG_PORT/PG_USER/PG_PASSWORD as for the app)
 |   --quick (or BENCH_QUICK=1): 1 round x 2 s, 20,000 articles, a 20 s soak: proves it runs
 |   (about 3 minutes with the build), not a measurement to quote.
+|   --baseline <git-rev>: only the hot paths, against the build of <rev> (bench/baseline.ts).
 |
 | Every figure is the median over BENCH_RUNS rounds; the scenarios of one round run back to back,
 | so ratios (e.g. /me vs /health) compare figures measured under the same machine noise.
@@ -28,8 +29,18 @@ import { login } from './client.js'
 import { createDataset } from './dataset.js'
 import { answerOf, ensurePgDatabase, openDb, pgConnection, type DbConfig } from './db.js'
 import { freePort, send, waitUntilUp } from './http.js'
-import type { LoadResult } from './load.js'
-import { cpuMsOf, median, ownCpuMs, postgresCpuMs, round2, rssMbOf } from './processes.js'
+import {
+  type Run,
+  type Scenario,
+  load as loadWith,
+  measuredRun as measuredRunOn,
+} from './measure.js'
+import { cpuMsOf, median, ownCpuMs, round2, rssMbOf } from './processes.js'
+
+// npm run bench -- --baseline <git-rev>: the hot paths against another build, interleaved.
+if (process.argv.includes('--baseline')) {
+  await import('./baseline.js')
+}
 
 const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1'
 const setting = (name: string, normal: number, quick: number) =>
@@ -47,18 +58,6 @@ const ADMIN_PASSWORD = 'Bench-Root-Passw0rd!'
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`)
 
-type Scenario = {
-  path: string
-  method?: string
-  headers?: Record<string, string>
-  body?: string
-  connections?: number
-  requests?: { method: string; path: string; headers?: Record<string, string> }[]
-  overallRate?: number
-  /** The status every answer should have (default 2xx). */
-  expect?: number
-}
-type Run = LoadResult & { serverCpuMsPerRequest: number; pgCpuMsPerRequest: number }
 type Row = {
   requestsPerSecond: number
   p50: number
@@ -181,44 +180,11 @@ async function queriesPerRequest(scenario: Scenario) {
   return { status: reply.status, queries: Number(reply.headers['x-db-queries']) }
 }
 
-/** autocannon in its own process; resolves with its figures (this process stays responsive). */
-function load(scenario: Scenario, duration: number): Promise<LoadResult> {
-  const options = {
-    url: `${base}${scenario.path}`,
-    method: scenario.method ?? 'GET',
-    headers: scenario.headers ?? {},
-    body: scenario.body,
-    connections: scenario.connections ?? CONNECTIONS,
-    duration,
-    requests: scenario.requests,
-    overallRate: scenario.overallRate,
-  }
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', '@poppinss/ts-exec', 'bench/load.ts', JSON.stringify(options)],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }
-    )
-    let output = ''
-    child.stdout.on('data', (chunk) => (output += chunk))
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(output)) : reject(new Error(`load exited ${code}`))
-    )
-  })
-}
-
-/** One measured run: the load's figures plus CPU ms per request of the server and PostgreSQL. */
-async function measuredRun(scenario: Scenario, duration = DURATION): Promise<Run> {
-  // The window includes the load process's start, while the server idles (a few ms of its CPU).
-  const before = { server: cpuMsOf(serverPid), pg: DB === 'pg' ? postgresCpuMs() : 0 }
-  const result = await load(scenario, duration)
-  const requests = Math.max(1, result.total)
-  return {
-    ...result,
-    serverCpuMsPerRequest: (cpuMsOf(serverPid) - before.server) / requests,
-    pgCpuMsPerRequest: DB === 'pg' ? (postgresCpuMs() - before.pg) / requests : 0,
-  }
-}
+const served = { base, pid: serverPid, pg: DB === 'pg' }
+const load = (scenario: Scenario, duration: number) =>
+  loadWith(base, scenario, duration, CONNECTIONS)
+const measuredRun = (scenario: Scenario, duration = DURATION) =>
+  measuredRunOn(served, scenario, duration, CONNECTIONS)
 
 async function measure(names: string[], label: string) {
   const rounds: Record<string, Run[]> = {}

@@ -24,14 +24,11 @@ if (env.get('DB_QUERY_EVENTS', false)) {
 }
 
 /**
- * Run on every request that matched a route.
+ * Run on every request that matched a route: the body parsed (methods with a body only) and
+ * checked. ctx.auth and ctx.bouncer are created on first use (app/auth/request_context.ts).
  */
-router.use([
-  () => import('@adonisjs/core/bodyparser_middleware'),
-  () => import('#middleware/reject_null_bytes_middleware'),
-  () => import('@adonisjs/auth/initialize_auth_middleware'),
-  () => import('#middleware/initialize_bouncer_middleware'),
-])
+router.use([() => import('#middleware/request_input_middleware')])
+await import('#auth/request_context')
 
 /**
  * Assigned per route: `auth` authenticates the admin JWT (and loads the access snapshot),

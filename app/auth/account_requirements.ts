@@ -9,6 +9,9 @@ import adminAuthConfig from '#config/admin_auth'
  * only routes declared with `middleware.auth({ pending: [...] })` accept a pending account
  * (start/routes/auth.ts: /me, logout, own sessions and the routes that settle the requirement).
  */
+/** The model, or the guard's account state (app/auth/account_state.ts). */
+type Account = Pick<User, 'passwordChangeRequired' | 'twoFactorEnabled'>
+
 export type Requirement = 'E_PASSWORD_CHANGE_REQUIRED' | 'E_2FA_SETUP_REQUIRED'
 
 const MESSAGES: Record<Requirement, string> = {
@@ -21,7 +24,7 @@ export const REQUIREMENTS = Object.keys(MESSAGES) as Requirement[]
 
 /** The first thing the account must do, or null. Checks are added in priority order. */
 export function pendingRequirement(
-  user: User,
+  user: Account,
   access?: Pick<AccessSnapshot, 'isSuperAdmin'>
 ): Requirement | null {
   // Chosen by an administrator, a command or the seeder, or older than PASSWORD_MAX_AGE_DAYS.
@@ -40,7 +43,7 @@ export function pendingRequirement(
 
 /** 403 with the requirement's code unless the route accepts it. */
 export function assertSettled(
-  user: User,
+  user: Account,
   accepted: readonly Requirement[] = [],
   access?: Pick<AccessSnapshot, 'isSuperAdmin'>
 ) {

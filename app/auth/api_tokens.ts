@@ -61,7 +61,11 @@ export type TokenColumns = {
 }
 
 /** The guard's verdict on the token columns it read with the owner's row. */
-export function apiTokenIsLive(row: TokenColumns, owner: User, now = Date.now()) {
+export function apiTokenIsLive(
+  row: TokenColumns,
+  owner: Pick<User, 'isEnabled' | 'tokenVersion'>,
+  now = Date.now()
+) {
   return (
     owner.isEnabled &&
     Number(row.api_token_version) === owner.tokenVersion &&

@@ -106,7 +106,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
    * line (the refused writes' audit rows keep their exact counts).
    */
   protected logForbidden(ctx: HttpContext, reason: string) {
-    const userId = ctx.auth?.use('jwt').user?.id
+    const userId = ctx.auth?.use('jwt').userId
     const method = ctx.request.method()
     const route = ctx.route?.pattern ?? ctx.request.url()
     const repeated = forbiddenWarnings.take(`${userId ?? '-'}\n${method}\n${route}`)

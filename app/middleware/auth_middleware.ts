@@ -9,7 +9,7 @@ import { type Requirement, assertSettled } from '#auth/account_requirements'
 export default class AuthMiddleware {
   async handle(ctx: HttpContext, next: NextFn, options: { pending?: readonly Requirement[] } = {}) {
     const guard = ctx.auth.use('jwt')
-    assertSettled(await guard.authenticate(), options.pending, guard.access)
+    assertSettled(await guard.authenticateAccount(), options.pending, guard.access)
     return next()
   }
 }

@@ -12,7 +12,7 @@ export default class PermissionMiddleware {
   async handle(ctx: HttpContext, next: NextFn, permission: PermissionCode) {
     // Admin routes are the only ones that accept an API token (app/auth/api_tokens.ts).
     const guard = ctx.auth.use('jwt')
-    assertSettled(await guard.authenticate({ apiTokens: true }), [], guard.access)
+    assertSettled(await guard.authenticateAccount({ apiTokens: true }), [], guard.access)
     await ctx.bouncer.authorize('hasPermission', permission)
     return next()
   }

@@ -9,7 +9,7 @@ import type { AccessSnapshot } from '#auth/access_snapshot'
  * (a disabled role grants all again once re-enabled). Pure: holdings.ts reads the sets.
  */
 
-/** Who is asking: the Bouncer "user" of this application (app/middleware/initialize_bouncer). */
+/** Who is asking: the Bouncer "user" of this application (app/auth/request_context.ts). */
 export type Principal = { id: number; access: AccessSnapshot }
 
 /** The menu ids of `ids` the caller does not hold (empty: within what the caller holds). */

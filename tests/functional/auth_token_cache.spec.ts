@@ -1,6 +1,10 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { isolate } from '#tests/helpers/database'
+import { DateTime } from 'luxon'
+import User from '#models/user'
+import adminAuthConfig from '#config/admin_auth'
+import CurrentUserTransformer from '#transformers/auth/current_user_transformer'
 import { createAdmin, forgeToken, sessionToken } from '#tests/helpers/auth'
 
 // verifyAdminToken() keeps verified tokens (app/auth/jwt.ts): these tests warm it first, then
@@ -51,5 +55,79 @@ test.group('JWT guard: revocation with the verified-token cache warm', (group) =
     ;(await me(client, token)).assertStatus(200)
     await new Promise((resolve) => setTimeout(resolve, 6500))
     ;(await me(client, token)).assertStatus(401)
+  }).timeout(15_000)
+})
+
+// The guard decides on an account state kept per row (app/auth/account_state.ts) and /me reuses
+// its bytes per (state, snapshot, clock-dependent field): every change of the row, made behind
+// the app's back with raw SQL, must show on the very next request, as a fresh model shows it.
+test.group('JWT guard: account state and /me bytes reused, never stale', (group) => {
+  isolate(group)
+
+  const meUser = async (client: any, token: string) => {
+    const response = await client.get('/api/auth/me').header('authorization', `Bearer ${token}`)
+    response.assertStatus(200)
+    return response.body().data.user
+  }
+  // A date as this dialect's columns take it (what Lucid writes).
+  const stamp = (date: DateTime) => date.toFormat(db.connection().dialect.dateTimeFormat)
+  const fresh = async (id: number) =>
+    JSON.parse(JSON.stringify(new CurrentUserTransformer(await User.findOrFail(id)).toObject()))
+
+  test('each column /me shows, changed with raw SQL, is in the next body', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createAdmin('memo-fields')
+    const { token } = await sessionToken(user.id)
+    const past = stamp(DateTime.now().minus({ days: 3 }))
+    const changes: Record<string, unknown>[] = [
+      { nickname: 'renamed' },
+      { email: 'memo@example.test' },
+      { avatar_etag: 'abc123' },
+      { last_login_at: past },
+      { two_factor_confirmed_at: past },
+      { created_at: past },
+      { password_changed_at: past },
+      { password_change_required: true },
+    ]
+    for (const change of changes) {
+      assert.deepEqual(await meUser(client, token), await fresh(user.id))
+      await db.from('users').where('id', user.id).update(change)
+      assert.deepEqual(await meUser(client, token), await fresh(user.id), JSON.stringify(change))
+    }
+  })
+
+  test('the password max age (a runtime setting) and the clock move passwordChangeRequired', async ({
+    client,
+    assert,
+  }) => {
+    const before = adminAuthConfig.passwords.maxAgeDays
+    try {
+      adminAuthConfig.passwords.maxAgeDays = 0
+      const user = await createAdmin('memo-expiry')
+      const { token } = await sessionToken(user.id)
+      // Set 30 days minus 2 s ago: the password expires 2 s from now at a 30-day max age.
+      const changedAt = DateTime.now().minus({ days: 30 }).plus({ seconds: 2 })
+      await db
+        .from('users')
+        .where('id', user.id)
+        .update({ password_changed_at: stamp(changedAt) })
+      const first = await meUser(client, token)
+      assert.isNull(first.passwordExpiresAt)
+      adminAuthConfig.passwords.maxAgeDays = 30
+      const second = await meUser(client, token)
+      assert.isNotNull(second.passwordExpiresAt)
+      assert.isFalse(second.passwordChangeRequired)
+      await new Promise((resolve) => setTimeout(resolve, 2500))
+      const third = await meUser(client, token)
+      assert.isTrue(third.passwordChangeRequired)
+      // And the held account is held by the guard too (the state's clock check).
+      const users = await client.get('/api/admin/users').header('authorization', `Bearer ${token}`)
+      users.assertStatus(403)
+      assert.equal(users.body().errors?.[0]?.code, 'E_PASSWORD_CHANGE_REQUIRED')
+    } finally {
+      adminAuthConfig.passwords.maxAgeDays = before
+    }
   }).timeout(15_000)
 })

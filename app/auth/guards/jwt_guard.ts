@@ -6,6 +6,7 @@ import User from '#models/user'
 import adminAuthConfig from '#config/admin_auth'
 import { signAdminToken, verifyAdminToken } from '#auth/jwt'
 import { type AccessSnapshot, accessSnapshotFor } from '#auth/access_snapshot'
+import { type AccountState, accountStateFor, userColumnNames } from '#auth/account_state'
 import { unauthorized } from '#exceptions/api_exception'
 import { createSession, sessionIsLive, touchSession } from '#auth/sessions'
 import {
@@ -25,8 +26,8 @@ import {
  */
 let userColumns: string | undefined
 const userColumnList = () =>
-  (userColumns ??= [...User.$columnsDefinitions.values()]
-    .map((column) => `users.${column.columnName}`)
+  (userColumns ??= userColumnNames()
+    .map((column) => `users.${column}`)
     .join(', '))
 
 let guardQuery: string | undefined
@@ -67,7 +68,11 @@ export class JwtGuard implements GuardContract<User> {
   readonly driverName = 'jwt' as const
   authenticationAttempted = false
   isAuthenticated = false
-  user?: User
+  /** The authenticated account as the guard decided on it (app/auth/account_state.ts). */
+  account?: AccountState
+  /** The row the account was read from: `user` is hydrated from it on first use only. */
+  #row?: Record<string, any>
+  #user?: User
   /** The roles, menus and permission codes of `user`, loaded with it. */
   access?: AccessSnapshot
   /** The session (JWT `jti`) this request authenticated with. */
@@ -77,13 +82,31 @@ export class JwtGuard implements GuardContract<User> {
 
   constructor(private ctx: HttpContext) {}
 
+  /** The account's model, hydrated from the guard's row when first asked for (not per request). */
+  get user(): User | undefined {
+    if (!this.#user && this.#row) this.#user = User.$createFromAdapterResult(this.#row)!
+    return this.#user
+  }
+
+  /** The authenticated account's id, without hydrating the model (access log, error handler). */
+  get userId(): number | undefined {
+    return this.account?.id
+  }
+
+  async authenticate(options: { apiTokens?: boolean } = {}): Promise<User> {
+    await this.authenticateAccount(options)
+    return this.getUserOrFail()
+  }
+
   /**
+   * authenticate() without the model: the middleware decide on the account state.
    * `apiTokens`: also accept an API token (`Bearer rbac_...`). Only the `can` middleware of the
    * admin routes asks for it; everywhere else (/api/auth/*: password, /me, tokens) a token is a 401.
    */
-  async authenticate(options: { apiTokens?: boolean } = {}): Promise<User> {
+  async authenticateAccount(options: { apiTokens?: boolean } = {}): Promise<AccountState> {
     if (this.authenticationAttempted) {
-      return this.getUserOrFail()
+      if (!this.account) throw unauthorized()
+      return this.account
     }
     this.authenticationAttempted = true
 
@@ -104,22 +127,27 @@ export class JwtGuard implements GuardContract<User> {
     if (!claims) throw unauthorized('Invalid or expired token')
 
     const [row] = await preparedQuery<GuardRow>(guardSql(), [claims.sessionId, claims.userId])
-    const user = row ? User.$createFromAdapterResult(row) : null
+    const account = row ? accountStateFor(row) : null
     if (
-      !user ||
-      !user.isEnabled ||
-      user.tokenVersion !== claims.tokenVersion ||
+      !account ||
+      !account.isEnabled ||
+      account.tokenVersion !== claims.tokenVersion ||
       !sessionIsLive(row)
     ) {
       throw unauthorized('Session is no longer valid, sign in again')
     }
     await touchSession(claims.sessionId, row.session_last_seen_at!)
 
-    this.access = await accessSnapshotFor(user.id, Number(row.access_version))
-    this.user = user
+    this.access = await accessSnapshotFor(account.id, Number(row.access_version))
+    this.#authenticated(row, account)
     this.sessionId = claims.sessionId
+    return account
+  }
+
+  #authenticated(row: Record<string, any>, account: AccountState) {
+    this.#row = row
+    this.account = account
     this.isAuthenticated = true
-    return user
   }
 
   /**
@@ -127,28 +155,27 @@ export class JwtGuard implements GuardContract<User> {
    * revoked token or a disabled owner -> the owner's snapshot (cached per (account, version))
    * narrowed to the token's codes. Still 1 round trip when nothing changed.
    */
-  private async authenticateApiToken(token: string): Promise<User> {
+  private async authenticateApiToken(token: string): Promise<AccountState> {
     const [row] = await preparedQuery<GuardRow & TokenColumns>(apiTokenSql(), [
       apiTokenDigest(token),
     ])
-    const user = row ? User.$createFromAdapterResult(row) : null
-    if (!user || !apiTokenIsLive(row, user)) {
+    const account = row ? accountStateFor(row) : null
+    if (!account || !apiTokenIsLive(row, account)) {
       throw unauthorized('The API token is invalid, expired or revoked')
     }
     const id = Number(row.api_token_id)
     await touchApiToken(id, row.api_token_last_used_at, this.ctx.request.ip())
 
-    const owner = await accessSnapshotFor(user.id, Number(row.access_version))
+    const owner = await accessSnapshotFor(account.id, Number(row.access_version))
     this.access = tokenAccess(owner, row.api_token_permissions)
-    this.user = user
+    this.#authenticated(row, account)
     this.apiTokenId = id
-    this.isAuthenticated = true
-    return user
+    return account
   }
 
   async check(): Promise<boolean> {
     try {
-      await this.authenticate()
+      await this.authenticateAccount()
       return true
     } catch (error) {
       if (error instanceof Error && (error as any).status === 401) return false

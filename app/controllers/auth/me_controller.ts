@@ -30,12 +30,23 @@ export default class MeController {
    */
   async show({ auth, response }: HttpContext) {
     const guard = auth.use('jwt')
-    const user = JSON.stringify(new CurrentUserTransformer(guard.getUserOrFail()).toObject())
-    // The access part is serialized once per access version (AccessSnapshot.toJsonFragment).
-    const access = guard.getAccessOrFail().toJsonFragment()
+    const account = guard.account!
+    const snapshot = guard.getAccessOrFail()
+    // The bytes are reused while everything in them is unchanged: the account row (the state is
+    // replaced when any column moves), the snapshot (one per access version) and the one field
+    // that moves with the clock. Else built from the model and the snapshot's fragment.
+    const passwordChangeRequired = account.passwordChangeRequired
+    let body = account.meBody
+    if (body?.snapshot !== snapshot || body.passwordChangeRequired !== passwordChangeRequired) {
+      const user = JSON.stringify(new CurrentUserTransformer(guard.getUserOrFail()).toObject())
+      // The access part is serialized once per access version (AccessSnapshot.toJsonFragment).
+      const json = `{"data":{"user":${user},${snapshot.toJsonFragment()}}}`
+      body = { snapshot, passwordChangeRequired, bytes: Buffer.from(json) }
+      account.meBody = body
+    }
     response.header('Cache-Control', 'no-store')
     response.header('Content-Type', 'application/json; charset=utf-8')
-    return response.send(`{"data":{"user":${user},${access}}}`)
+    return response.send(body.bytes)
   }
 
   /**

@@ -41,7 +41,7 @@ function observeAndLog(ctx: HttpContext, seconds: number) {
       status,
       ms: Math.round(seconds * 10_000) / 10,
       requestId: ctx.request.id(),
-      userId: ctx.auth?.use('jwt').user?.id,
+      userId: ctx.auth?.use('jwt').userId,
     },
     'request'
   )

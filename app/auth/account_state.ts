@@ -1,0 +1,68 @@
+import User from '#models/user'
+import adminAuthConfig from '#config/admin_auth'
+
+/**
+ * What the guard decides from an account row (enabled, tokenVersion, pending requirements),
+ * derived through the User model once per row state instead of hydrating a model (luxon dates
+ * and all) on every request. A state is keyed by every column of the model as read, plus the
+ * password max age it was derived with (a runtime setting), so any change of the row, raw SQL
+ * included, gives a new state on the next request. Controllers that need the model still get a
+ * fresh one per request (JwtGuard.user, hydrated on first use).
+ */
+export class AccountState {
+  readonly id: number
+  readonly isEnabled: boolean
+  readonly tokenVersion: number
+  readonly twoFactorEnabled: boolean
+  readonly #mustChangePassword: boolean
+  /** passwordExpiresAt in epoch ms, null without one. */
+  readonly #passwordExpiresAt: number | null
+  /** The `/me` body last built on this state (app/controllers/auth/me_controller.ts). */
+  meBody?: { snapshot: object; passwordChangeRequired: boolean; bytes: Buffer }
+
+  constructor(
+    readonly key: string,
+    readonly maxAgeDays: number,
+    user: User
+  ) {
+    this.id = user.id
+    this.isEnabled = user.isEnabled
+    this.tokenVersion = user.tokenVersion
+    this.twoFactorEnabled = user.twoFactorEnabled
+    this.#mustChangePassword = user.mustChangePassword
+    this.#passwordExpiresAt = user.passwordExpiresAt?.toMillis() ?? null
+  }
+
+  /** As User.passwordChangeRequired: the instant is compared on every call. */
+  get passwordChangeRequired() {
+    return (
+      this.#mustChangePassword ||
+      (this.#passwordExpiresAt !== null && this.#passwordExpiresAt <= Date.now())
+    )
+  }
+}
+
+let columns: string[] | undefined
+/** The model's columns as the database names them (what the guard selects). */
+export const userColumnNames = () =>
+  (columns ??= [...User.$columnsDefinitions.values()].map((column) => column.columnName))
+
+const states = new Map<number, AccountState>()
+const MAX_STATES = 10_000
+
+/**
+ * The state of the account in `row` (a row holding every column of userColumnNames()): the
+ * cached one while the row is identical, else derived from a model hydrated from the row.
+ */
+export function accountStateFor(row: Record<string, unknown>): AccountState {
+  // JSON of the values in column order: unambiguous, and a pg Date is written in full (ISO, ms).
+  const key = JSON.stringify(userColumnNames().map((name) => row[name]))
+  const maxAgeDays = adminAuthConfig.passwords.maxAgeDays
+  const id = Number(row.id)
+  const hit = states.get(id)
+  if (hit && hit.key === key && hit.maxAgeDays === maxAgeDays) return hit
+  const state = new AccountState(key, maxAgeDays, User.$createFromAdapterResult(row)!)
+  if (states.size >= MAX_STATES) states.clear()
+  states.set(id, state)
+  return state
+}

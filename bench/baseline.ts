@@ -1,0 +1,353 @@
+/*
+| npm run bench -- --baseline <git-rev>: the hot paths of this tree against the build of <rev>,
+| in one run on one database, interleaved. <rev> is exported (git archive) to
+| tmp/bench-baseline/<sha>/ and built there (kept: a second run reuses it); this tree is built
+| into build/ as `npm run bench` does. Both servers run as `npm start` does, side by side on two
+| ports, and only one is loaded at a time: each round runs every scenario on both, the order
+| flipping each round (ABBA), so machine noise falls on both sides alike. Printed per scenario:
+| req/s of each and their ratio, p99, and node and PostgreSQL CPU ms per request (median, and the
+| least disturbed run's: the figure to trust on a busy machine, where contention only adds).
+|
+| Same settings as bench/run.ts (BENCH_DB, BENCH_PG_DB, BENCH_RUNS, BENCH_DURATION,
+| BENCH_CONNECTIONS, BENCH_SKIP_BUILD), plus BENCH_NODE_FLAGS: V8/Node flags for both servers
+| (e.g. "--cpu-prof --cpu-prof-dir=tmp/prof"), and BENCH_ONLY=<regex> to run only the scenarios
+| whose name matches. Both builds use the schema this tree migrates, so
+| <rev> must read the same tables (a recent commit). Writes tmp/bench-baseline.{json,txt}.
+|
+| Memory: BENCH_SOAK=<seconds> then soaks both servers at once under the same fixed-rate mixed
+| load (BENCH_SOAK_RATE/s, default 300, plus /me alone at a sixth of it) and reports RSS (after
+| the first minute, at the end, highest), the share of the server's CPU spent in GC pauses
+| (--trace-gc) and /me's p99. BENCH_BASELINE_FLAGS and BENCH_BASELINE_ENV ("K=V K=V") apply to
+| the baseline server only: `--baseline HEAD` with them compares settings on one build (e.g.
+| BENCH_BASELINE_ENV=MALLOC_ARENA_MAX=2). BENCH_RUNS=0 skips the rounds.
+*/
+import { execFileSync, execSync, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { login } from './client.js'
+import { createDataset } from './dataset.js'
+import { answerOf, ensurePgDatabase, openDb, pgConnection, type DbConfig } from './db.js'
+import { freePort, send, waitUntilUp } from './http.js'
+import { type Run, type Scenario, load, measuredRun } from './measure.js'
+import { cpuMsOf, median, round2, rssMbOf } from './processes.js'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+const rev = process.argv[process.argv.indexOf('--baseline') + 1]
+if (!rev || rev.startsWith('--')) throw new Error('usage: npm run bench -- --baseline <git-rev>')
+const DB = process.env.BENCH_DB === 'sqlite' ? 'sqlite' : 'pg'
+const DURATION = Number(process.env.BENCH_DURATION ?? 5)
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
+const words = (value = '') => value.split(' ').filter(Boolean)
+const NODE_FLAGS = words(process.env.BENCH_NODE_FLAGS)
+// Settings for the baseline server only (to compare settings on one build: --baseline HEAD).
+const BASELINE_FLAGS = words(process.env.BENCH_BASELINE_FLAGS)
+const BASELINE_ENV = Object.fromEntries(
+  words(process.env.BENCH_BASELINE_ENV).map((pair) => pair.split(/=(.*)/s).slice(0, 2))
+)
+const SOAK = Number(process.env.BENCH_SOAK ?? 0)
+const SOAK_RATE = Number(process.env.BENCH_SOAK_RATE ?? 300)
+const ADMIN_PASSWORD = 'Bench-Root-Passw0rd!'
+const SMALL = 10_000
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`)
+const sha = execFileSync('git', ['rev-parse', '--verify', `${rev}^{commit}`], {
+  cwd: ROOT,
+  encoding: 'utf8',
+}).trim()
+
+// ---------------------------------------------------------------- the two builds
+const build = (dir: string) =>
+  execFileSync(process.execPath, ['ace', 'build'], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+const baselineDir = join(ROOT, 'tmp/bench-baseline', sha)
+if (!existsSync(join(baselineDir, 'build/bin/server.js'))) {
+  log(`exporting ${rev} (${sha.slice(0, 10)}) to ${baselineDir} and building it`)
+  mkdirSync(baselineDir, { recursive: true })
+  execSync(`git archive ${sha} | tar -x -C "${baselineDir}"`, { cwd: ROOT })
+  if (!existsSync(join(baselineDir, 'node_modules'))) {
+    symlinkSync(resolve(ROOT, 'node_modules'), join(baselineDir, 'node_modules'))
+  }
+  build(baselineDir)
+}
+if (!process.env.BENCH_SKIP_BUILD) {
+  log('building this tree (node ace build)')
+  build(ROOT)
+}
+const builds = { this: join(ROOT, 'build'), baseline: join(baselineDir, 'build') }
+
+// ---------------------------------------------------------------- database, data set
+const dbConfig: DbConfig =
+  DB === 'pg'
+    ? { db: 'pg', pg: pgConnection(process.env.BENCH_PG_DB ?? 'adonis_rbac_bench') }
+    : { db: 'sqlite', sqliteFile: join(ROOT, 'tmp/bench.sqlite3') }
+const appEnv = {
+  ...process.env,
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  APP_KEY: randomBytes(32).toString('base64url'),
+  JWT_SECRET: randomBytes(48).toString('base64url'),
+  DB_CONNECTION: DB,
+  ...(dbConfig.db === 'pg'
+    ? {
+        PG_HOST: dbConfig.pg.host,
+        PG_PORT: String(dbConfig.pg.port),
+        PG_USER: dbConfig.pg.user,
+        PG_PASSWORD: dbConfig.pg.password,
+        PG_DB_NAME: dbConfig.pg.database,
+      }
+    : { SQLITE_FILE: dbConfig.sqliteFile }),
+  LIMIT_CAPTCHA_PER_MINUTE: '1000000000',
+  LIMIT_SEARCH_PER_MINUTE: '1000000000',
+  ADMIN_ACCOUNT: 'admin',
+  ADMIN_PASSWORD,
+}
+const ace = (...args: string[]) =>
+  execFileSync(process.execPath, ['ace', ...args], {
+    cwd: builds.this,
+    env: { ...appEnv, PORT: '0' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+mkdirSync(join(ROOT, 'tmp'), { recursive: true })
+if (dbConfig.db === 'pg') await ensurePgDatabase(dbConfig.pg)
+log(`fresh schema and seed on ${DB}`)
+ace('migration:fresh', '--force')
+ace('db:seed')
+await createDataset(dbConfig, 'admin')
+ace('articles:load', `--count=${SMALL}`)
+
+// ---------------------------------------------------------------- servers
+type Side = keyof typeof builds
+const sides: Side[] = ['this', 'baseline']
+const servers = {} as Record<Side, { base: string; pid: number; pg: boolean; stop: () => void }>
+for (const side of sides) {
+  const port = await freePort()
+  const baseline = side === 'baseline'
+  // The soak counts GC pauses from --trace-gc lines on the server's stdout.
+  const gcLog = SOAK ? openSync(join(ROOT, `tmp/bench-soak-${side}.gc.log`), 'w') : 'ignore'
+  const flags = [
+    ...NODE_FLAGS,
+    ...(baseline ? BASELINE_FLAGS : []),
+    ...(SOAK ? ['--trace-gc'] : []),
+  ]
+  const child = spawn(process.execPath, [...flags, 'bin/server.js'], {
+    cwd: builds[side],
+    env: { ...appEnv, ...(baseline ? BASELINE_ENV : {}), PORT: String(port) },
+    stdio: ['ignore', gcLog, 'inherit'],
+  })
+  const stop = () => child.exitCode === null && child.kill('SIGTERM')
+  process.on('exit', stop)
+  servers[side] = { base: `http://127.0.0.1:${port}`, pid: child.pid!, pg: DB === 'pg', stop }
+  await waitUntilUp(servers[side].base, '/api/health')
+}
+
+// Tokens are valid on both servers (one JWT secret, one sessions table).
+const db = openDb(dbConfig)
+const answer = (captchaId: string) => answerOf(db, captchaId)
+const bigToken = await login(servers.this.base, answer, 'bench.admin', ADMIN_PASSWORD)
+const smallToken = await login(servers.this.base, answer, 'bench.small', ADMIN_PASSWORD)
+const firstSlug = (await send(servers.this.base, 'GET', '/api/articles?pageSize=1')).body.data[0]
+  .slug
+await db.end()
+// The bench's address is blocked for logins (bogus credentials), on both servers.
+for (const side of sides) {
+  for (let i = 0; i < 25; i++) {
+    await send(servers[side].base, 'POST', '/api/auth/login', {
+      body: { account: 'admin', password: 'wrong', captchaToken: 'bogus' },
+    })
+  }
+}
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` })
+const scenarios: Record<string, Scenario> = {
+  'readiness (/api/health)': { path: '/api/health' },
+  '/me, 20 roles / 500 menus': { path: '/api/auth/me', headers: auth(bigToken) },
+  '/me, 1 role / 10 menus': { path: '/api/auth/me', headers: auth(smallToken) },
+  'list page 1': { path: '/api/articles?pageNum=1&pageSize=10' },
+  'detail': { path: `/api/articles/${firstSlug}` },
+  'login refused by the limiter': {
+    path: '/api/auth/login',
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ account: 'admin', password: ADMIN_PASSWORD, captchaToken: 'bogus' }),
+    expect: 429,
+  },
+}
+// BENCH_ONLY=<regex>: only the scenarios whose name matches (e.g. to profile one of them).
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null
+for (const name of Object.keys(scenarios)) if (only && !only.test(name)) delete scenarios[name]
+/** The per-request CPU targets of issue 27 (node, and PostgreSQL where one is set). */
+const TARGETS: Record<string, string> = {
+  'readiness (/api/health)': '0.10',
+  '/me, 20 roles / 500 menus': '0.20',
+  '/me, 1 role / 10 menus': '0.18',
+  'list page 1': '0.20 / pg 0.30',
+  'detail': '0.12',
+  'login refused by the limiter': '0.08',
+}
+
+// ---------------------------------------------------------------- interleaved rounds
+log(`warming up both servers`)
+for (const side of sides) {
+  for (const scenario of Object.values(scenarios)) {
+    await measuredRun(servers[side], scenario, 1, CONNECTIONS)
+  }
+}
+const runs: Record<string, Record<Side, Run[]>> = {}
+for (const name of Object.keys(scenarios)) runs[name] = { this: [], baseline: [] }
+for (let round = 1; round <= RUNS; round++) {
+  for (const [name, scenario] of Object.entries(scenarios)) {
+    const order: Side[] = round % 2 ? ['this', 'baseline'] : ['baseline', 'this']
+    for (const side of order) {
+      log(`round ${round}/${RUNS}: ${name} on ${side}`)
+      runs[name][side].push(await measuredRun(servers[side], scenario, DURATION, CONNECTIONS))
+    }
+  }
+}
+
+// ---------------------------------------------------------------- soak (BENCH_SOAK seconds)
+// Both servers at once, each under the same fixed-rate mixed load (the mix of bench/run.ts) plus
+// /me alone at a sixth of that rate for its p99; RSS sampled every 10 s; GC pauses summed from
+// --trace-gc and set against the server's CPU time over the soak.
+const soak: Record<string, unknown> = {}
+if (SOAK) {
+  const mix = [
+    { method: 'GET', path: '/api/auth/me', headers: auth(bigToken) },
+    { method: 'GET', path: '/api/articles?pageNum=1&pageSize=10' },
+    { method: 'GET', path: `/api/articles/${firstSlug}` },
+    { method: 'GET', path: '/api/articles?keyword=zqxjvw' },
+    { method: 'GET', path: '/api/auth/me', headers: auth(smallToken) },
+    { method: 'GET', path: '/api/health' },
+  ]
+  log(`soak: ${SOAK} s on both servers at once, ${SOAK_RATE}/s mixed + ${SOAK_RATE / 6}/s /me`)
+  const gcMs = (side: Side) =>
+    readFileSync(join(ROOT, `tmp/bench-soak-${side}.gc.log`), 'utf8')
+      .split('\n')
+      .reduce((sum, line) => sum + Number(/ MB, ([\d.]+) \/ /.exec(line)?.[1] ?? 0), 0)
+  const start = Object.fromEntries(
+    sides.map((side) => [side, { cpu: cpuMsOf(servers[side].pid), gc: gcMs(side) }])
+  )
+  const rss: Record<Side, number[]> = { this: [], baseline: [] }
+  const sampler = setInterval(() => {
+    for (const side of sides) rss[side].push(rssMbOf(servers[side].pid))
+  }, 10_000)
+  const loads = sides.flatMap((side) => [
+    load(servers[side].base, { path: '/', requests: mix, overallRate: SOAK_RATE }, SOAK, 6),
+    load(
+      servers[side].base,
+      { path: '/api/auth/me', headers: auth(bigToken), overallRate: SOAK_RATE / 6 },
+      SOAK,
+      2
+    ),
+  ])
+  const [thisMix, thisMe, baseMix, baseMe] = await Promise.all(loads)
+  clearInterval(sampler)
+  for (const [side, mixed, me] of [
+    ['this', thisMix, thisMe],
+    ['baseline', baseMix, baseMe],
+  ] as const) {
+    const cpu = cpuMsOf(servers[side].pid) - start[side].cpu
+    const gc = gcMs(side) - start[side].gc
+    soak[side] = {
+      requests: mixed.total + me.total,
+      bad: mixed.errors + mixed.non2xx + me.errors + me.non2xx,
+      mixedP99: mixed.p99,
+      meP99: me.p99,
+      rssAfterMinuteMb: rss[side][5],
+      rssEndMb: rss[side].at(-1),
+      rssMaxMb: Math.max(...rss[side]),
+      gcPauseShareOfCpu: round2((gc / Math.max(1, cpu)) * 100),
+      cpuMsPerRequest: round2(cpu / Math.max(1, mixed.total + me.total)),
+    }
+  }
+}
+for (const side of sides) servers[side].stop()
+
+// ---------------------------------------------------------------- report
+const figure = (list: Run[], pick: (run: Run) => number) => median(list.map(pick))
+const rows = Object.entries(runs).map(([name, bySide]) => {
+  const of = (side: Side) => ({
+    requestsPerSecond: Math.round(figure(bySide[side], (r) => r.requestsPerSecond)),
+    p99: figure(bySide[side], (r) => r.p99),
+    nodeCpuMs: round2(figure(bySide[side], (r) => r.serverCpuMsPerRequest)),
+    // The least disturbed run: on a busy machine waiting for a core only adds CPU per request.
+    nodeCpuMsMin: round2(Math.min(...bySide[side].map((r) => r.serverCpuMsPerRequest))),
+    pgCpuMs: round2(figure(bySide[side], (r) => r.pgCpuMsPerRequest)),
+    unexpected: bySide[side].reduce(
+      (sum, r) => sum + r.errors + (scenarios[name].expect ? 0 : r.non2xx),
+      0
+    ),
+  })
+  const current = of('this')
+  const baseline = of('baseline')
+  return {
+    name,
+    this: current,
+    baseline,
+    ratio: round2(current.requestsPerSecond / Math.max(1, baseline.requestsPerSecond)),
+    target: TARGETS[name],
+  }
+})
+const WIDTHS = [30, 7, 7, 6, 9, 9, 10, 10, 8, 15]
+const cells = (values: (string | number)[]) =>
+  values
+    .map((value, i) => (i ? String(value).padStart(WIDTHS[i]) : String(value).padEnd(WIDTHS[i])))
+    .join(' ')
+const lines = [
+  `this tree vs ${rev} (${sha.slice(0, 10)}) on ${DB}, node ${process.version}, ${cpus().length} cores, ${RUNS} interleaved rounds x ${DURATION} s, ${CONNECTIONS} connections (medians); CPU = ms per request`,
+  '',
+  cells([
+    'scenario',
+    'req/s',
+    'base',
+    'ratio',
+    'node cpu',
+    'base cpu',
+    'min cpu',
+    'pg cpu',
+    'p99 ms',
+    'target (node)',
+  ]),
+  ...rows
+    .slice(0, RUNS ? rows.length : 0)
+    .map((row) =>
+      cells([
+        row.name,
+        row.this.requestsPerSecond,
+        row.baseline.requestsPerSecond,
+        row.ratio,
+        row.this.nodeCpuMs,
+        row.baseline.nodeCpuMs,
+        `${row.this.nodeCpuMsMin}/${row.baseline.nodeCpuMsMin}`,
+        `${row.this.pgCpuMs}/${row.baseline.pgCpuMs}`,
+        `${row.this.p99}/${row.baseline.p99}`,
+        row.target,
+      ])
+    ),
+]
+if (SOAK) {
+  lines.push(
+    '',
+    `soak ${SOAK} s, both servers at once (${SOAK_RATE}/s mixed + ${SOAK_RATE / 6}/s /me each):`
+  )
+  for (const side of sides) lines.push(`  ${side}: ${JSON.stringify(soak[side])}`)
+}
+const bad = rows.filter((row) => row.this.unexpected || row.baseline.unexpected)
+if (bad.length) lines.push('', `unexpected answers: ${bad.map((row) => row.name).join(', ')}`)
+const text = lines.join('\n')
+process.stdout.write(`${text}\n`)
+writeFileSync(
+  join(ROOT, 'tmp/bench-baseline.json'),
+  JSON.stringify({ rev, sha, db: DB, when: new Date().toISOString(), rows, soak, runs }, null, 2)
+)
+writeFileSync(join(ROOT, 'tmp/bench-baseline.txt'), `${text}\n`)
+log('written tmp/bench-baseline.json and tmp/bench-baseline.txt')
+// Let the servers write what NODE_FLAGS asked for (e.g. a CPU profile) before leaving.
+await new Promise((done) => setTimeout(done, 2000))
+process.exit(0)

@@ -115,7 +115,7 @@ export class JwtGuard implements GuardContract<User> {
     }
     await touchSession(claims.sessionId, row.session_last_seen_at!)
 
-    this.access = await accessSnapshotFor(user.id, Number(row.access_version))
+    this.access = await accessSnapshotFor(user.id, user.deptId, Number(row.access_version))
     this.user = user
     this.sessionId = claims.sessionId
     this.isAuthenticated = true
@@ -138,7 +138,7 @@ export class JwtGuard implements GuardContract<User> {
     const id = Number(row.api_token_id)
     await touchApiToken(id, row.api_token_last_used_at, this.ctx.request.ip())
 
-    const owner = await accessSnapshotFor(user.id, Number(row.access_version))
+    const owner = await accessSnapshotFor(user.id, user.deptId, Number(row.access_version))
     this.access = tokenAccess(owner, row.api_token_permissions)
     this.user = user
     this.apiTokenId = id

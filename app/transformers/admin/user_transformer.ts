@@ -7,6 +7,7 @@ import { roleSummary } from '#transformers/admin/role_transformer'
 const user = shape({
   ...currentUser.properties,
   updatedAt: s.dateTime(),
+  deptId: s.nullable(s.integer()),
   lockedUntil: computed(s.nullable(s.dateTime())),
   roleIds: computed(s.array(s.integer())),
   roles: computed(s.array(roleSummary.schema)),

@@ -129,7 +129,8 @@ export default class RoleService {
       if (scope) {
         const current = await readLinks(trx, LINKS.roleDepts, role.id)
         const changed =
-          current.size !== scope.deptIds.length || scope.deptIds.some((deptId) => !current.has(deptId))
+          current.size !== scope.deptIds.length ||
+          scope.deptIds.some((deptId) => !current.has(deptId))
         if (changed)
           await replaceLinks(trx, actor, LINKS.roleDepts, role.id, current, scope.deptIds)
       }

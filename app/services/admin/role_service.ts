@@ -101,15 +101,21 @@ export default class RoleService {
           throw forbidden('A system role cannot be re-coded')
         }
         if (data.status === 'disabled') throw forbidden('A system role cannot be disabled')
-        if (data.dataScope !== undefined || data.deptIds !== undefined) {
-          throw forbidden('The data scope of a system role cannot be changed: it sees everything')
-        }
       }
       const [target] = await roleGrants(trx, [role.id])
+      // A form sends the scope back unchanged with every edit: only a change counts.
+      const given = data.deptIds === undefined ? undefined : uniqueIds(data.deptIds)
+      const rescoped =
+        (data.dataScope !== undefined && data.dataScope !== role.dataScope) ||
+        (given !== undefined &&
+          (given.length !== target.deptIds.length ||
+            given.some((deptId) => !target.deptIds.includes(deptId))))
+      if (rescoped && isProtectedRole(role)) {
+        throw forbidden('The data scope of a system role cannot be changed: it sees everything')
+      }
       const statusChanges = data.status !== undefined && data.status !== role.status
       const fields = definedOnly({ ...data, dataScope: undefined, deptIds: undefined })
       // A new scope is judged as the role's current holders would get it.
-      const rescoped = data.dataScope !== undefined || data.deptIds !== undefined
       const scope = rescoped
         ? await this.scopeOf(trx, data.dataScope ?? role.dataScope, data.deptIds, target.deptIds)
         : undefined

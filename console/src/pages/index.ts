@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react'
 import { ArticleCreate, ArticleEdit, ArticleList } from './articles'
 import { MenuCreate, MenuEdit, MenuTree } from './menus'
+import { DeptCreate, DeptEdit, DeptTree } from './depts'
 import { AuditLogList, LoginLogList, SessionList } from './monitor'
 import { RoleCreate, RoleEdit, RoleList } from './roles'
 import { UserCreate, UserEdit, UserList } from './users'
@@ -40,6 +41,13 @@ export const PAGES: Record<string, Page> = {
     create: MenuCreate,
     edit: MenuEdit,
     codes: { create: 'system:menu:create', edit: 'system:menu:update' },
+  },
+  'system/dept/index': {
+    name: 'depts',
+    list: DeptTree,
+    create: DeptCreate,
+    edit: DeptEdit,
+    codes: { create: 'system:dept:create', edit: 'system:dept:update' },
   },
   'content/article/index': {
     name: 'articles',

@@ -16,6 +16,7 @@ import {
 import { useCan } from '../access'
 import { STATUS_CHOICES, ResourceList } from '../components'
 import { MenuTreeInput } from './MenuTreeInput'
+import { DataScopeInput } from './depts'
 
 const filters = [
   <TextInput key="keyword" source="keyword" label="Search" alwaysOn />,
@@ -57,6 +58,7 @@ const fields = [
   <SelectInput key="status" source="status" choices={STATUS_CHOICES} defaultValue="enabled" />,
   <NumberInput key="sort" source="sort" defaultValue={0} />,
   <TextInput key="remark" source="remark" multiline />,
+  <DataScopeInput key="dataScope" />,
 ]
 
 export const RoleCreate = () => (

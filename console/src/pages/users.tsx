@@ -18,6 +18,7 @@ import {
 import { useCan } from '../access'
 import { api } from '../api'
 import { ActionButton, PromptButton, STATUS_CHOICES, ResourceList } from '../components'
+import { DeptInput } from './depts'
 
 const filters = [
   <TextInput key="keyword" source="keyword" label="Search" alwaysOn />,
@@ -75,6 +76,7 @@ export const UserCreate = () => (
       <TextInput source="nickname" />
       <TextInput source="email" type="email" />
       <SelectInput source="status" choices={STATUS_CHOICES} defaultValue="enabled" />
+      <DeptInput />
       <RolesInput />
     </SimpleForm>
   </Create>
@@ -89,6 +91,7 @@ export const UserEdit = () => {
         <TextInput source="nickname" />
         <TextInput source="email" type="email" />
         <SelectInput source="status" choices={STATUS_CHOICES} />
+        <DeptInput />
         {can('system:user:assign-roles') && <RolesInput />}
       </SimpleForm>
     </Edit>

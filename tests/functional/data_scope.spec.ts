@@ -536,6 +536,12 @@ test.group('Departments: the admin API', (group) => {
     assert.deepEqual(narrowed.body().data.deptIds, [])
     const superRole = await Role.findByOrFail('code', 'super_admin')
     assert.equal(superRole.dataScope, 'all')
+    // A form sending the scope back unchanged is no change of scope.
+    const renamed = await client
+      .put(`${ADMIN_PREFIX}/roles/${superRole.id}`)
+      .json({ name: 'Super administrator', dataScope: 'all', deptIds: [] })
+      .loginAs(admin)
+    renamed.assertStatus(200)
     assertForbidden(
       assert,
       await client

@@ -154,6 +154,7 @@ test.group('Console in Chromium', (group) => {
       'Users',
       'Roles',
       'Menus',
+      'Departments',
       'Articles',
       'Online administrators',
       'Login log',

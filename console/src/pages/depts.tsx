@@ -100,7 +100,13 @@ export const DeptTree = () => {
 export const DeptInput = ({ source = 'deptId', label }: { source?: string; label?: string }) => {
   const { data = [] } = useDeptTree()
   return (
-    <SelectInput source={source} label={label} choices={deptChoices(data)} emptyText="(none)" />
+    <SelectInput
+      source={source}
+      label={label}
+      choices={deptChoices(data)}
+      emptyText="(none)"
+      emptyValue={null}
+    />
   )
 }
 

@@ -100,13 +100,7 @@ export const DeptTree = () => {
 export const DeptInput = ({ source = 'deptId', label }: { source?: string; label?: string }) => {
   const { data = [] } = useDeptTree()
   return (
-    <SelectInput
-      source={source}
-      label={label}
-      choices={deptChoices(data)}
-      emptyText="(none)"
-      emptyValue={null}
-    />
+    <SelectInput source={source} label={label} choices={deptChoices(data)} emptyText="(none)" />
   )
 }
 

@@ -8,6 +8,7 @@ import type { InferData, InferVariants } from '@adonisjs/core/types/transformers
 import type AdminApiTokenTransformer from '#transformers/admin/api_token_transformer'
 import type AdminArticleTransformer from '#transformers/admin/article_transformer'
 import type AdminAuditLogTransformer from '#transformers/admin/audit_log_transformer'
+import type AdminDeptTransformer from '#transformers/admin/dept_transformer'
 import type AdminLoginLogTransformer from '#transformers/admin/login_log_transformer'
 import type AdminMenuTransformer from '#transformers/admin/menu_transformer'
 import type AdminRoleTransformer from '#transformers/admin/role_transformer'
@@ -32,6 +33,10 @@ export namespace Data {
     export type AuditLog = InferData<AdminAuditLogTransformer>
     export namespace AuditLog {
       export type Variants = InferVariants<AdminAuditLogTransformer>
+    }
+    export type Dept = InferData<AdminDeptTransformer>
+    export namespace Dept {
+      export type Variants = InferVariants<AdminDeptTransformer>
     }
     export type LoginLog = InferData<AdminLoginLogTransformer>
     export namespace LoginLog {

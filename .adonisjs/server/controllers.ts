@@ -8,6 +8,7 @@ export const controllers = {
     ApiTokens: () => import('#controllers/admin/api_tokens_controller'),
     Articles: () => import('#controllers/admin/articles_controller'),
     AuditLogs: () => import('#controllers/admin/audit_logs_controller'),
+    Depts: () => import('#controllers/admin/depts_controller'),
     LoginLogs: () => import('#controllers/admin/login_logs_controller'),
     Menus: () => import('#controllers/admin/menus_controller'),
     Roles: () => import('#controllers/admin/roles_controller'),

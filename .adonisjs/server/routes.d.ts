@@ -54,6 +54,12 @@ export type ScannedRoutes = {
     'admin.menus.store': { paramsTuple?: []; params?: {} }
     'admin.menus.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.menus.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.depts.tree': { paramsTuple?: []; params?: {} }
+    'admin.depts.index': { paramsTuple?: []; params?: {} }
+    'admin.depts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.depts.store': { paramsTuple?: []; params?: {} }
+    'admin.depts.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.depts.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.index': { paramsTuple?: []; params?: {} }
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.store': { paramsTuple?: []; params?: {} }
@@ -95,6 +101,9 @@ export type ScannedRoutes = {
     'admin.menus.tree': { paramsTuple?: []; params?: {} }
     'admin.menus.index': { paramsTuple?: []; params?: {} }
     'admin.menus.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.depts.tree': { paramsTuple?: []; params?: {} }
+    'admin.depts.index': { paramsTuple?: []; params?: {} }
+    'admin.depts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.index': { paramsTuple?: []; params?: {} }
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
@@ -129,6 +138,9 @@ export type ScannedRoutes = {
     'admin.menus.tree': { paramsTuple?: []; params?: {} }
     'admin.menus.index': { paramsTuple?: []; params?: {} }
     'admin.menus.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.depts.tree': { paramsTuple?: []; params?: {} }
+    'admin.depts.index': { paramsTuple?: []; params?: {} }
+    'admin.depts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.index': { paramsTuple?: []; params?: {} }
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
@@ -154,6 +166,7 @@ export type ScannedRoutes = {
     'admin.users.unlock': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.store': { paramsTuple?: []; params?: {} }
     'admin.menus.store': { paramsTuple?: []; params?: {} }
+    'admin.depts.store': { paramsTuple?: []; params?: {} }
     'admin.articles.store': { paramsTuple?: []; params?: {} }
     'admin.articles.publish': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.unpublish': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -167,6 +180,7 @@ export type ScannedRoutes = {
     'admin.roles.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.assign_menus': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.menus.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.depts.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
   DELETE: {
@@ -177,6 +191,7 @@ export type ScannedRoutes = {
     'admin.users.reset_two_factor': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.menus.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.depts.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.api_tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }

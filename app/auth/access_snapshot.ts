@@ -1,6 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 import { preparedQuery } from '#services/prepared_query'
-import { SUPER_ADMIN_ROLE } from '#models/role'
+import { type DataScopeKind, SUPER_ADMIN_ROLE } from '#models/role'
 import type Menu from '#models/menu'
 import { ALL_PERMISSION_CODES } from '#auth/permissions'
 import { snapshotLookups } from '#services/operations/metrics'
@@ -12,6 +12,16 @@ type Text = 'name' | 'path' | 'component' | 'icon' | 'permission'
 export type SnapshotMenu = Pick<Menu, 'id' | 'parentId' | 'type' | Text | 'sort' | 'visible'>
 
 export type MenuTreeNode = SnapshotMenu & { children: MenuTreeNode[] }
+
+/**
+ * Which records the administrator sees (the union over its enabled roles; app/services/admin/
+ * data_scope.ts applies it): every one (`all`: an enabled `all` role, or super admin), else
+ * those in `deptIds` and, with `self`, its own.
+ */
+export type DataScope = { all: boolean; self: boolean; deptIds: ReadonlySet<number> }
+
+/** Sees nothing (no enabled role). */
+export const NO_SCOPE: DataScope = { all: false, self: false, deptIds: new Set() }
 
 /**
  * What an authenticated administrator may do right now: all assigned roles (with their status),
@@ -35,7 +45,9 @@ export class AccessSnapshot {
     /** Permission codes carried by effective nodes. */
     codes: Iterable<string>,
     /** The permission code of every effective node that carries one (for narrowedTo). */
-    readonly codeOf: ReadonlyMap<number, string> = new Map()
+    readonly codeOf: ReadonlyMap<number, string> = new Map(),
+    /** Which records it sees (the data scope). */
+    readonly scope: DataScope = isSuperAdmin ? { ...NO_SCOPE, all: true } : NO_SCOPE
   ) {
     const all = new Set<string>(isSuperAdmin ? ALL_PERMISSION_CODES : [])
     for (const code of codes) all.add(code)
@@ -65,7 +77,9 @@ export class AccessSnapshot {
       this.menus.filter((menu) => holds(menu.id)),
       new Set([...this.menuIds].filter(holds)),
       kept,
-      new Map([...this.codeOf].filter(([id]) => holds(id)))
+      new Map([...this.codeOf].filter(([id]) => holds(id))),
+      // A token sees the records its owner sees (what it may do to them is its codes).
+      this.scope
     )
   }
 
@@ -107,13 +121,14 @@ export function buildMenuTree<T extends { id: number; parentId: number | null }>
 
 /** A row of the snapshot statement: roles and menus in one column set (NULL where not theirs). */
 type Row = Pick<SnapshotMenu, Text | 'sort'> & {
-  kind: 'role' | 'menu' | 'buttons' | 'version'
+  kind: 'role' | 'menu' | 'buttons' | 'depts' | 'version'
   id: number | null
   parent_id: number | null
   type: SnapshotMenu['type'] | null
   code: string | null
   visible: boolean | number | null
   status: string
+  data_scope: DataScopeKind | null
 }
 
 /**
@@ -124,8 +139,14 @@ type Row = Pick<SnapshotMenu, Text | 'sort'> & {
  * user's roles, the effective directories and pages (the sidebar, a few dozen rows), and ONE row
  * aggregating every effective button as "id:code" (hundreds of buttons would otherwise be
  * hundreds of rows to transfer and parse on every request).
+ *
+ * The data scope: `seen` is the union of the departments the enabled roles show (`dept`: the
+ * user's department, bound from the guard's row; `dept_and_children`: it and everything below,
+ * `below` walking the tree; `custom`: role_depts), aggregated into ONE row. UNION (not UNION
+ * ALL) in the walk ends it even on a cycle written by raw SQL. `all` and `self` are read from the
+ * role rows.
  */
-const snapshotSql = (aggregate: string) => `
+const snapshotSql = (aggregate: string, idList: string) => `
 WITH RECURSIVE granted AS (
   SELECT m.id, m.parent_id, m.type, m.name, m.path, m.component, m.icon, m.permission, m.sort, m.visible
     FROM menus m
@@ -143,37 +164,70 @@ WITH RECURSIVE granted AS (
   SELECT g.* FROM granted g WHERE g.parent_id IS NULL
   UNION ALL
   SELECT g.* FROM granted g JOIN effective e ON g.parent_id = e.id
+), scope_roles AS (
+  SELECT r.id, r.data_scope FROM roles r
+    JOIN user_roles ur ON ur.role_id = r.id
+   WHERE ur.user_id = ? AND r.status = 'enabled'
+), below AS (
+  SELECT d.id FROM depts d
+   WHERE d.id = ? AND EXISTS (SELECT 1 FROM scope_roles sr WHERE sr.data_scope = 'dept_and_children')
+  UNION
+  SELECT d.id FROM depts d JOIN below b ON d.parent_id = b.id
+), seen AS (
+  SELECT b.id FROM below b
+  UNION
+  SELECT d.id FROM depts d
+   WHERE d.id = ? AND EXISTS (SELECT 1 FROM scope_roles sr WHERE sr.data_scope = 'dept')
+  UNION
+  SELECT rd.dept_id AS id FROM role_depts rd
+    JOIN scope_roles sr ON sr.id = rd.role_id
+   WHERE sr.data_scope = 'custom'
 )
 SELECT 'role' AS kind, r.id, NULL AS parent_id, NULL AS type, r.code, r.name, NULL AS path,
-       NULL AS component, NULL AS icon, NULL AS permission, r.sort, NULL AS visible, r.status
+       NULL AS component, NULL AS icon, NULL AS permission, r.sort, NULL AS visible, r.status,
+       r.data_scope
   FROM roles r
   JOIN user_roles ur ON ur.role_id = r.id
  WHERE ur.user_id = ?
 UNION ALL
 SELECT 'menu' AS kind, e.id, e.parent_id, e.type, NULL AS code, e.name, e.path, e.component,
-       e.icon, e.permission, e.sort, e.visible, NULL AS status
+       e.icon, e.permission, e.sort, e.visible, NULL AS status, NULL AS data_scope
   FROM effective e
  WHERE e.type <> 'button'
 UNION ALL
 SELECT 'buttons' AS kind, NULL AS id, NULL AS parent_id, NULL AS type,
        ${aggregate} AS code, NULL AS name, NULL AS path, NULL AS component, NULL AS icon,
-       NULL AS permission, 0 AS sort, NULL AS visible, NULL AS status
+       NULL AS permission, 0 AS sort, NULL AS visible, NULL AS status, NULL AS data_scope
   FROM effective e
  WHERE e.type = 'button'
 UNION ALL
+SELECT 'depts' AS kind, NULL AS id, NULL AS parent_id, NULL AS type,
+       ${idList} AS code, NULL AS name, NULL AS path, NULL AS component, NULL AS icon,
+       NULL AS permission, 0 AS sort, NULL AS visible, NULL AS status, NULL AS data_scope
+  FROM seen s
+UNION ALL
 SELECT 'version' AS kind, av.version AS id, NULL AS parent_id, NULL AS type, NULL AS code,
        NULL AS name, NULL AS path, NULL AS component, NULL AS icon, NULL AS permission, 0 AS sort,
-       NULL AS visible, NULL AS status
+       NULL AS visible, NULL AS status, NULL AS data_scope
   FROM access_version av
  WHERE av.id = 1`
 
 /** Buttons are joined with the ASCII unit separator, which no id or permission code contains. */
 const PG_SNAPSHOT_SQL = snapshotSql(
-  `string_agg(CAST(e.id AS TEXT) || ':' || COALESCE(e.permission, ''), chr(31))`
+  `string_agg(CAST(e.id AS TEXT) || ':' || COALESCE(e.permission, ''), chr(31))`,
+  `string_agg(CAST(s.id AS TEXT), ',')`
 )
 const SQLITE_SNAPSHOT_SQL = snapshotSql(
-  `group_concat(CAST(e.id AS TEXT) || ':' || COALESCE(e.permission, ''), char(31))`
+  `group_concat(CAST(e.id AS TEXT) || ':' || COALESCE(e.permission, ''), char(31))`,
+  `group_concat(CAST(s.id AS TEXT), ',')`
 )
+
+/** The values of the statement's placeholders, in their order. */
+export function snapshotBindings(userId: number, deptId: number | null) {
+  // -1 matches no department: the `dept` scopes of an account without one show nothing.
+  const dept = deptId ?? -1
+  return [userId, SUPER_ADMIN_ROLE, userId, userId, dept, dept, userId]
+}
 
 /**
  * The snapshot statement as sent on a connection of `dialect`. The tables it reads are the ones
@@ -193,21 +247,28 @@ const bySortThenId = (a: { sort: number; id: number }, b: { sort: number; id: nu
  * only while the version is unchanged, so it can never be stale. Bounded: one entry per user,
  * cleared when MAX_CACHED users are held.
  */
-const cache = new Map<number, { version: number; snapshot: AccessSnapshot }>()
+const cache = new Map<
+  number,
+  { version: number; deptId: number | null; snapshot: AccessSnapshot }
+>()
 const MAX_CACHED = 10_000
 
-/** The snapshot of `userId` at access version `version`: cached, or computed (1 query). */
-export async function accessSnapshotFor(userId: number, version: number) {
+/**
+ * The snapshot of `userId` in department `deptId` (from the guard's row: users carry no
+ * access-version trigger, so the department is part of the key) at access version `version`:
+ * cached, or computed (1 query).
+ */
+export async function accessSnapshotFor(userId: number, deptId: number | null, version: number) {
   const hit = cache.get(userId)
-  if (hit && hit.version === version) {
+  if (hit && hit.version === version && hit.deptId === deptId) {
     snapshotLookups.inc({ result: 'hit' })
     return hit.snapshot
   }
   snapshotLookups.inc({ result: 'miss' })
-  const computed = await loadAccessSnapshot(userId)
+  const computed = await loadAccessSnapshot(userId, deptId)
   if (cache.size >= MAX_CACHED) cache.clear()
   // Cached under the version it was computed at, which may be newer than the guard's.
-  cache.set(userId, computed)
+  cache.set(userId, { ...computed, deptId })
   return computed.snapshot
 }
 
@@ -217,16 +278,16 @@ export function forgetSnapshots() {
 }
 
 export async function loadAccessSnapshot(
-  userId: number
+  userId: number,
+  deptId: number | null
 ): Promise<{ version: number; snapshot: AccessSnapshot }> {
-  const rows = await preparedQuery<Row>(snapshotSqlFor(db.connection().dialect.name), [
-    userId,
-    SUPER_ADMIN_ROLE,
-    userId,
-    userId,
-  ])
+  const rows = await preparedQuery<Row>(
+    snapshotSqlFor(db.connection().dialect.name),
+    snapshotBindings(userId, deptId)
+  )
 
-  const roles: (SnapshotRole & { sort: number })[] = []
+  const roles: (SnapshotRole & { sort: number; dataScope: DataScopeKind })[] = []
+  const deptIds = new Set<number>()
   const menus: SnapshotMenu[] = []
   const menuIds = new Set<number>()
   const codes: string[] = []
@@ -242,6 +303,7 @@ export async function loadAccessSnapshot(
         name: row.name,
         status: row.status,
         sort: Number(row.sort),
+        dataScope: row.data_scope ?? 'self',
       })
     } else if (row.kind === 'menu') {
       const id = Number(row.id)
@@ -262,6 +324,8 @@ export async function loadAccessSnapshot(
         sort: Number(row.sort),
         visible: Boolean(row.visible),
       })
+    } else if (row.kind === 'depts') {
+      if (row.code) for (const id of row.code.split(',')) deptIds.add(Number(id))
     } else if (row.code) {
       for (const button of row.code.split('\u001f')) {
         const separator = button.indexOf(':')
@@ -281,13 +345,20 @@ export async function loadAccessSnapshot(
   const isSuperAdmin = roles.some(
     (role) => role.code === SUPER_ADMIN_ROLE && role.status === 'enabled'
   )
+  const enabled = roles.filter((role) => role.status === 'enabled')
+  const scope: DataScope = {
+    all: isSuperAdmin || enabled.some((role) => role.dataScope === 'all'),
+    self: enabled.some((role) => role.dataScope === 'self'),
+    deptIds,
+  }
   const snapshot = new AccessSnapshot(
     roles.map(({ id, code, name, status }) => ({ id, code, name, status })),
     isSuperAdmin,
     menus,
     menuIds,
     codes,
-    codeOf
+    codeOf,
+    scope
   )
   return { version, snapshot }
 }

@@ -14,6 +14,8 @@ export class AccountState {
   readonly isEnabled: boolean
   readonly tokenVersion: number
   readonly twoFactorEnabled: boolean
+  /** The account's department: its snapshot's data scope depends on it (dept, dept_and_children). */
+  readonly deptId: number | null
   readonly #mustChangePassword: boolean
   /** passwordExpiresAt in epoch ms, null without one. */
   readonly #passwordExpiresAt: number | null
@@ -29,6 +31,7 @@ export class AccountState {
     this.isEnabled = user.isEnabled
     this.tokenVersion = user.tokenVersion
     this.twoFactorEnabled = user.twoFactorEnabled
+    this.deptId = user.deptId ?? null
     this.#mustChangePassword = user.mustChangePassword
     this.#passwordExpiresAt = user.passwordExpiresAt?.toMillis() ?? null
   }

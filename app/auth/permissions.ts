@@ -28,6 +28,12 @@ export const PERMISSIONS = {
     update: 'system:menu:update',
     delete: 'system:menu:delete',
   },
+  dept: {
+    list: 'system:dept:list',
+    create: 'system:dept:create',
+    update: 'system:dept:update',
+    delete: 'system:dept:delete',
+  },
   article: {
     list: 'content:article:list',
     create: 'content:article:create',
@@ -106,7 +112,7 @@ function buttons(group: Record<string, string>): MenuSeed[] {
 }
 
 /**
- * The base menu tree: System -> Users, Roles, Menus; Content -> Articles; Monitor -> Online
+ * The base menu tree: System -> Users, Roles, Menus, Departments; Content -> Articles; Monitor -> Online
  * administrators, Login log, Audit log, API tokens; each page with a button node per permission code.
  */
 export const BASE_MENU_TREE: MenuSeed[] = [
@@ -143,6 +149,15 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         icon: 'tree-table',
         sort: 3,
         children: buttons(PERMISSIONS.menu),
+      },
+      {
+        name: 'Departments',
+        type: 'menu',
+        path: 'depts',
+        component: 'system/dept/index',
+        icon: 'tree',
+        sort: 4,
+        children: buttons(PERMISSIONS.dept),
       },
     ],
   },

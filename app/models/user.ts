@@ -30,6 +30,10 @@ export default class User extends withTimestamps(BaseModel) {
   @column()
   declare status: UserStatus
 
+  /** Its department (depts), which data scopes are measured on; null: none (seen by `all` only). */
+  @column()
+  declare deptId: number | null
+
   @column({ serializeAs: null })
   declare tokenVersion: number
 

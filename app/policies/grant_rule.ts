@@ -1,5 +1,6 @@
 import { AuthorizationResponse } from '@adonisjs/bouncer'
 import type { AccessSnapshot } from '#auth/access_snapshot'
+import type { DataScopeKind } from '#models/role'
 
 /**
  * THE GRANT RULE (docs/architecture.md, "Authorization"): a non-super administrator acts only
@@ -82,6 +83,49 @@ export function subtreeOf(rootId: number, parents: ReadonlyMap<number, number | 
   return result
 }
 
+/**
+ * DATA SCOPES are held like menus: what a role shows its holders, or an account is shown by its
+ * roles, is a set of departments (or `all`), and a non-super caller hands on only departments it
+ * sees itself. A role's scope is relative to who holds it (`dept`: the holder's department), so
+ * it is measured on its holders, or on the account it is being given to.
+ */
+export type ScopeGrant = { dataScope: DataScopeKind; deptIds: readonly number[] }
+
+/** What the departments `grants` show accounts in `holderDepts`: `all`, or a set of ids. */
+export function deptsShown(
+  grants: readonly ScopeGrant[],
+  holderDepts: readonly (number | null)[],
+  parents: ReadonlyMap<number, number | null>
+): 'all' | Set<number> {
+  const shown = new Set<number>()
+  for (const grant of grants) {
+    if (grant.dataScope === 'all') return 'all'
+    if (grant.dataScope === 'custom') for (const id of grant.deptIds) shown.add(id)
+    for (const deptId of holderDepts) {
+      if (deptId === null || !parents.has(deptId)) continue
+      if (grant.dataScope === 'dept') shown.add(deptId)
+      if (grant.dataScope === 'dept_and_children') {
+        for (const id of subtreeOf(deptId, parents)) shown.add(id)
+      }
+    }
+  }
+  return shown
+}
+
+/** The rule for data scopes: every department `shown` is seen by the caller, or a 403 naming the rest. */
+export function requireScopeHeld(
+  principal: Principal,
+  shown: 'all' | Iterable<number>,
+  message: string = REFUSED.scope
+): true | AuthorizationResponse {
+  const { scope } = principal.access
+  if (scope.all) return true
+  if (shown === 'all') return AuthorizationResponse.deny(`${message}; not held: all`, 403)
+  const missing = notHeld(scope.deptIds, shown)
+  if (missing.length === 0) return true
+  return AuthorizationResponse.deny(`${message}; not seen: dept id(s) ${missing.join(', ')}`, 403)
+}
+
 /** Refusal messages, shared by the policies (clients may show them). */
 export const REFUSED = {
   route: 'You do not have permission to perform this action',
@@ -93,4 +137,6 @@ export const REFUSED = {
   code: 'You may only set a permission code you hold yourself',
   tokenCodes: 'An API token may only carry permission codes you hold yourself',
   publish: 'Changing a published article requires the publish permission',
+  scope: 'You may only grant a data scope within your own',
+  dept: 'You may only use departments you see',
 } as const

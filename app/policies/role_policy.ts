@@ -1,5 +1,11 @@
 import { AuthorizationResponse, BasePolicy } from '@adonisjs/bouncer'
-import { type Principal, REFUSED, holdsRole, requireHeld } from '#policies/grant_rule'
+import {
+  type Principal,
+  REFUSED,
+  holdsRole,
+  requireHeld,
+  requireScopeHeld,
+} from '#policies/grant_rule'
 import type { RoleGrant } from '#policies/holdings'
 
 const deny = (message: string) => AuthorizationResponse.deny(message, 403)
@@ -13,20 +19,31 @@ export default class RolePolicy extends BasePolicy {
     if (principal.access.isSuperAdmin) return true
   }
 
-  /** A new role: every node it gets is granted by the caller. */
-  create(principal: Principal, granted: readonly number[]) {
-    return requireHeld(principal, granted, REFUSED.grant)
+  /**
+   * A new role: every node it gets is granted by the caller, and its data scope shows nothing
+   * the caller does not see (`all` only with `all`; custom departments seen; the relative scopes
+   * are measured when the role is given to someone).
+   */
+  create(principal: Principal, granted: readonly number[], shows: 'all' | Iterable<number>) {
+    const menus = requireHeld(principal, granted, REFUSED.grant)
+    if (menus !== true) return menus
+    return requireScopeHeld(principal, shows)
   }
 
   /**
    * Rename, re-sort, enable or disable: the role holds nothing the caller lacks (so enabling it
    * grants nothing the caller lacks), and a caller never changes the status of a role they hold.
    */
-  update(principal: Principal, role: RoleGrant, change: { status: boolean }) {
+  update(
+    principal: Principal,
+    role: RoleGrant,
+    change: { status: boolean; shows?: 'all' | Iterable<number> }
+  ) {
     const target = this.manage(principal, role)
     if (target !== true) return target
     if (change.status && holdsRole(principal, role.id)) return deny(REFUSED.ownRole)
-    return true
+    // A new data scope, as the role's current holders would get it.
+    return change.shows === undefined ? true : requireScopeHeld(principal, change.shows)
   }
 
   delete(principal: Principal, role: RoleGrant) {
@@ -42,6 +59,8 @@ export default class RolePolicy extends BasePolicy {
 
   private manage(principal: Principal, role: RoleGrant) {
     if (role.isSuperAdmin || role.isSystem) return deny(REFUSED.superAdmin)
-    return requireHeld(principal, role.menuIds, REFUSED.target)
+    const menus = requireHeld(principal, role.menuIds, REFUSED.target)
+    if (menus !== true) return menus
+    return requireScopeHeld(principal, role.shows, REFUSED.target)
   }
 }

@@ -5,10 +5,15 @@ import {
   notHeld,
   requireCodesHeld,
   requireHeld,
+  requireScopeHeld,
 } from '#policies/grant_rule'
+import { seesDept } from '#services/admin/data_scope'
 import type { AccountHolding, RoleGrant } from '#policies/holdings'
 
 const deny = (message: string) => AuthorizationResponse.deny(message, 403)
+
+/** Where an account goes (its department), and the departments its roles then show it. */
+export type Placement = { deptId: number | null; shows: 'all' | Iterable<number> }
 
 /**
  * Administrator accounts, for a non-super caller (an enabled super admin passes `before`). The
@@ -20,9 +25,14 @@ export default class UserPolicy extends BasePolicy {
     if (principal.access.isSuperAdmin) return true
   }
 
-  /** A new account: every role it gets grants nothing the caller lacks. */
-  create(principal: Principal, roles: readonly RoleGrant[]) {
-    return this.grantRoles(principal, roles)
+  /**
+   * A new account: every role it gets grants nothing the caller lacks, it goes to a department
+   * the caller sees, and what its roles show it there is seen by the caller.
+   */
+  create(principal: Principal, roles: readonly RoleGrant[], placed: Placement) {
+    const granted = this.grantRoles(principal, roles)
+    if (granted !== true) return granted
+    return this.place(principal, placed)
   }
 
   /**
@@ -30,7 +40,6 @@ export default class UserPolicy extends BasePolicy {
    * its login blocks, take it over (password or second-factor reset: granting oneself what it
    * holds), end one of its sessions or revoke one of its API tokens.
    */
-  update = this.manage
   delete = this.manage
   unlock = this.manage
   resetPassword = this.manage
@@ -38,21 +47,44 @@ export default class UserPolicy extends BasePolicy {
   forceLogout = this.manage
   revokeApiToken = this.manage
 
+  /** Editing: the account is managed by the caller; a move goes where the caller sees. */
+  update(principal: Principal, account: AccountHolding, moved?: Placement) {
+    const target = this.manage(principal, account)
+    if (target !== true || !moved) return target
+    return this.place(principal, moved)
+  }
+
   /** An own API token: every code it carries is held by the caller (tokens never hold more). */
   createApiToken(principal: Principal, codes: readonly string[]) {
     return requireCodesHeld(principal, codes, REFUSED.tokenCodes)
   }
 
   /** Replacing the role set: the account is managed by the caller, and what it gets is held. */
-  assignRoles(principal: Principal, account: AccountHolding, added: readonly RoleGrant[]) {
+  assignRoles(
+    principal: Principal,
+    account: AccountHolding,
+    added: readonly RoleGrant[],
+    shows: 'all' | Iterable<number>
+  ) {
     const target = this.manage(principal, account)
     if (target !== true) return target
-    return this.grantRoles(principal, added)
+    const granted = this.grantRoles(principal, added)
+    if (granted !== true) return granted
+    return requireScopeHeld(principal, shows)
   }
 
+  /** Holds nothing the caller lacks: menus, and departments its data scope shows it. */
   private manage(principal: Principal, account: AccountHolding) {
     if (account.isSuperAdmin) return deny(REFUSED.superAdmin)
-    return requireHeld(principal, account.menuIds, REFUSED.target)
+    const menus = requireHeld(principal, account.menuIds, REFUSED.target)
+    if (menus !== true) return menus
+    return requireScopeHeld(principal, account.shows, REFUSED.target)
+  }
+
+  /** An account placed in `deptId`, where its roles would show it `shows`. */
+  private place(principal: Principal, { deptId, shows }: Placement) {
+    if (!seesDept(principal.access.scope, deptId)) return deny(REFUSED.dept)
+    return requireScopeHeld(principal, shows)
   }
 
   private grantRoles(principal: Principal, roles: readonly RoleGrant[]) {

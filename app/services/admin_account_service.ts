@@ -159,6 +159,8 @@ export type AccountInput = {
   email?: string | null
   status?: UserStatus
   roleIds?: number[]
+  /** Its department; none by default (seen by `all` scopes only). */
+  deptId?: number | null
 }
 
 export type CreateAccountOptions = {
@@ -201,6 +203,7 @@ export async function createAccount(input: AccountInput, options: CreateAccountO
         nickname: input.nickname ?? account,
         email: input.email ?? null,
         status: input.status ?? 'enabled',
+        deptId: input.deptId ?? null,
         tokenVersion: 0,
         // Someone else chose this password: the owner changes it at the first sign-in.
         mustChangePassword: true,

@@ -40,6 +40,13 @@ export const ACCESS = {
     edit: 'system:menu:update',
     delete: 'system:menu:delete',
   },
+  'depts': {
+    list: 'system:dept:list',
+    show: 'system:dept:list',
+    create: 'system:dept:create',
+    edit: 'system:dept:update',
+    delete: 'system:dept:delete',
+  },
   'articles': {
     list: 'content:article:list',
     show: 'content:article:list',

@@ -3,10 +3,11 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import db from '@adonisjs/lucid/services/db'
 import Role, { SUPER_ADMIN_ROLE } from '#models/role'
 import Menu from '#models/menu'
+import Dept from '#models/dept'
 import { BASE_MENU_TREE, type MenuSeed } from '#auth/permissions'
 
 /**
- * The protected super-admin role and the base menu tree with a button node for every permission
+ * The protected super-admin role, the root department and the base menu tree with a button node for every permission
  * code. Idempotent: existing rows are found (role by code, button by permission code, other nodes
  * by parent and path) and left as they are, so seeding twice creates nothing new and never
  * overwrites what an administrator changed.
@@ -26,6 +27,13 @@ export default class RbacSeeder extends BaseSeeder {
         { client: trx }
       )
       await this.seedMenus(BASE_MENU_TREE, null, trx)
+      // The root department (its migration creates it too); the super-admin role keeps `all`.
+      if (!(await Dept.query({ client: trx }).whereNull('parent_id').first())) {
+        await Dept.create(
+          { parentId: null, name: 'Head office', sort: 0, status: 'enabled' },
+          { client: trx }
+        )
+      }
     })
   }
 

@@ -1,6 +1,7 @@
 import { BaseSeeder } from '@adonisjs/lucid/seeders'
 import env from '#start/env'
 import { createAccount, findAccount, generatePassword } from '#services/admin_account_service'
+import Dept from '#models/dept'
 
 /**
  * The first administrator, holding the super-admin role. Account from ADMIN_ACCOUNT (default
@@ -21,7 +22,11 @@ export default class AdminSeeder extends BaseSeeder {
     }
     const given = env.get('ADMIN_PASSWORD')
     const password = given || generatePassword()
-    await createAccount({ account, password, nickname: 'Administrator' }, { superAdmin: true })
+    const { id: deptId } = await Dept.root()
+    await createAccount(
+      { account, password, nickname: 'Administrator', deptId },
+      { superAdmin: true }
+    )
     this.print(
       given
         ? `Created administrator "${account}" with the password from ADMIN_PASSWORD (to be changed at the first sign-in)`

@@ -36,8 +36,8 @@ async function requirePermissionDeclaration(ctx: HttpContext, next: NextFn) {
   return next()
 }
 
-const { user, role, menu, article, session, token, loginLog, auditLog } = PERMISSIONS
-const { Users, Roles, Menus, Articles, Sessions, ApiTokens, LoginLogs, AuditLogs } =
+const { user, role, menu, dept, article, session, token, loginLog, auditLog } = PERMISSIONS
+const { Users, Roles, Menus, Depts, Articles, Sessions, ApiTokens, LoginLogs, AuditLogs } =
   controllers.admin
 
 router
@@ -73,6 +73,14 @@ router
     router.post('menus', [Menus, 'store']).use(middleware.can(menu.create))
     router.put('menus/:id', [Menus, 'update']).use(middleware.can(menu.update))
     router.delete('menus/:id', [Menus, 'destroy']).use(middleware.can(menu.delete))
+
+    // Departments (`tree` before `:id`; the id matcher keeps them apart anyway)
+    router.get('depts/tree', [Depts, 'tree']).use(middleware.can(dept.list))
+    router.get('depts', [Depts, 'index']).use(middleware.can(dept.list))
+    router.get('depts/:id', [Depts, 'show']).use(middleware.can(dept.list))
+    router.post('depts', [Depts, 'store']).use(middleware.can(dept.create))
+    router.put('depts/:id', [Depts, 'update']).use(middleware.can(dept.update))
+    router.delete('depts/:id', [Depts, 'destroy']).use(middleware.can(dept.delete))
 
     // Articles (admin side)
     router.get('articles', [Articles, 'index']).use(middleware.can(article.list))

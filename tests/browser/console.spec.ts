@@ -210,6 +210,7 @@ test.group('Console in Chromium', (group) => {
       'Users',
       'Roles',
       'Menus',
+      'Departments',
       'Articles',
       'Online administrators',
       'Login log',

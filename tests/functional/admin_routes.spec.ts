@@ -4,6 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import Menu from '#models/menu'
 import Article from '#models/article'
+import Dept from '#models/dept'
 import type User from '#models/user'
 import type Role from '#models/role'
 import { ALL_PERMISSION_CODES, PERMISSIONS, isPermissionCode } from '#auth/permissions'
@@ -25,6 +26,7 @@ type Fixtures = {
   assignable: Menu
   session: string
   apiToken: number
+  dept: Dept
 }
 type Row = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -36,7 +38,7 @@ type Row = {
   holds?: (f: Fixtures) => number[]
 }
 
-const { user, role, menu, article, session, token, loginLog, auditLog } = PERMISSIONS
+const { user, role, menu, dept, article, session, token, loginLog, auditLog } = PERMISSIONS
 const unique = () => Math.random().toString(36).slice(2, 10)
 
 /**
@@ -93,6 +95,12 @@ const CELLS: Cells[] = [
     (f) => [f.leaf.parentId!, f.leaf.id],
   ],
   ['DELETE', '/menus/:leaf', menu.delete, 204, undefined, (f) => [f.leaf.parentId!, f.leaf.id]],
+  ['GET', '/depts/tree', dept.list, 200],
+  ['GET', '/depts', dept.list, 200],
+  ['GET', '/depts/:dept', dept.list, 200],
+  ['POST', '/depts', dept.create, 201, (f) => ({ name: 'Sales', parentId: f.dept.parentId })],
+  ['PUT', '/depts/:dept', dept.update, 200, () => ({ name: 'Renamed department' })],
+  ['DELETE', '/depts/:dept', dept.delete, 204],
   ['GET', '/articles', article.list, 200],
   ['GET', '/articles/:article', article.list, 200],
   [
@@ -139,7 +147,15 @@ async function fixtures(): Promise<Fixtures> {
   const assignable = await Menu.findByOrFail('permission', PERMISSIONS.role.assignMenus)
   const sessionId = await createSession(target.id, { ip: '127.0.0.1' })
   const { row: apiToken } = await apiTokenFor(target, [])
+  const root = await Dept.root()
+  const deptRow = await Dept.create({
+    parentId: root.id,
+    name: 'Fixture',
+    sort: 0,
+    status: 'enabled',
+  })
   return {
+    dept: deptRow,
     target,
     role: roleRow,
     leaf,
@@ -158,6 +174,7 @@ function send(client: ApiClient, row: Row, f: Fixtures) {
     .replace(':article', String(f.article.id))
     .replace(':session', f.session)
     .replace(':token', String(f.apiToken))
+    .replace(':dept', String(f.dept.id))
   const request = client.request(url, row.method)
   return row.body ? request.json(row.body(f)) : request
 }

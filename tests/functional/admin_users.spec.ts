@@ -37,6 +37,7 @@ test.group('Admin users: list and show', (group) => {
       'account',
       'avatarUrl',
       'createdAt',
+      'deptId',
       'email',
       'id',
       'lastLoginAt',

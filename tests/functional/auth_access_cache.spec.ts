@@ -144,7 +144,7 @@ test.group('Access snapshot cache', (group) => {
             }
           }
           const served = await me(client, user)
-          const { snapshot } = await loadAccessSnapshot(user.id)
+          const { snapshot } = await loadAccessSnapshot(user.id, user.deptId)
           assert.sameMembers(served.permissions, [...snapshot.permissions])
           assert.deepEqual(
             served.roles.map((r: any) => [r.id, r.status]),

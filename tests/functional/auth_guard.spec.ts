@@ -256,7 +256,7 @@ test.group('JWT guard: every request re-reads the database', (group) => {
     )
     assert.deepEqual(
       data.menus[0].children.map((m: { name: string }) => m.name),
-      ['Users', 'Roles', 'Menus']
+      ['Users', 'Roles', 'Menus', 'Departments']
     )
     const walk = (nodes: { type: string; children: any[] }[]): string[] =>
       nodes.flatMap((node) => [node.type, ...walk(node.children)])

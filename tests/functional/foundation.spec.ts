@@ -133,7 +133,7 @@ test.group('Foundation: seeding', (group) => {
     const pages = await Menu.query().where('parent_id', system.id).orderBy('sort')
     assert.deepEqual(
       pages.map((page) => page.name),
-      ['Users', 'Roles', 'Menus']
+      ['Users', 'Roles', 'Menus', 'Departments']
     )
 
     const admins = await User.query().preload('roles')

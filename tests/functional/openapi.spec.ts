@@ -131,9 +131,11 @@ test.group('OpenAPI: the document is generated from the code', (group) => {
       isSystem: false,
       sort: 0,
       remark: null,
+      dataScope: 'all',
       createdAt: '2026-11-24T10:00:00.000+00:00',
       updatedAt: '2026-11-24T10:00:00.000+00:00',
       menuIds: [],
+      deptIds: [],
     }
     const exchange = (body: unknown) => ({
       method: 'GET',

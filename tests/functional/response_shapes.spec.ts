@@ -92,7 +92,7 @@ async function transformed() {
   const sessionId = await createSession(admin.id, { ip: '127.0.0.1', userAgent: 'test' })
   const session = await AdminSession.query().where('id', sessionId).preload('user').firstOrFail()
   session.$extras.current = true
-  const { snapshot } = await loadAccessSnapshot(admin.id)
+  const { snapshot } = await loadAccessSnapshot(admin.id, admin.deptId)
   const publicArticles = await app.container.make(ArticleQueryService)
 
   const menuNode = { menu: parent, children: [{ menu: child, children: [] }] }

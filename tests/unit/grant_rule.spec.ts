@@ -8,6 +8,7 @@ import {
   holdsRole,
   notHeld,
   requireHeld,
+  deptsShown,
   subtreeOf,
   withinHeld,
 } from '#policies/grant_rule'
@@ -16,7 +17,8 @@ import UserPolicy from '#policies/user_policy'
 import MenuPolicy from '#policies/menu_policy'
 import ArticlePolicy from '#policies/article_policy'
 import { PERMISSIONS } from '#auth/permissions'
-import { AccessSnapshot } from '#auth/access_snapshot'
+import { AccessSnapshot, type DataScope } from '#auth/access_snapshot'
+import DeptPolicy from '#policies/dept_policy'
 
 /**
  * The grant rule's pure functions and the policies' decisions, called directly with a fake
@@ -26,11 +28,13 @@ const principal = (
   menuIds: number[],
   codes: string[] = [],
   roleIds: number[] = [],
-  isSuperAdmin = false
+  isSuperAdmin = false,
+  scope: DataScope = { all: true, self: false, deptIds: new Set() }
 ): Principal => ({
   id: 1,
   access: {
     isSuperAdmin,
+    scope,
     menuIds: new Set(menuIds),
     roles: roleIds.map((id) => ({ id, code: `r${id}`, name: `R${id}`, status: 'enabled' })),
     can: (code: string) => isSuperAdmin || codes.includes(code),
@@ -51,6 +55,10 @@ const role = (id: number, menuIds: number[], extra = {}) => ({
   isSuperAdmin: false,
   isSystem: false,
   menuIds,
+  dataScope: 'self' as const,
+  deptIds: [],
+  holderDepts: [],
+  shows: new Set<number>(),
   ...extra,
 })
 
@@ -104,9 +112,9 @@ test.group('Grant rule: RolePolicy', () => {
 
   test('create: only held nodes', ({ assert }) => {
     const caller = principal([1, 2, 3])
-    assert.isTrue(policy.create(caller, [1, 3]))
-    assert.isTrue(policy.create(caller, []))
-    assertDenied(assert, policy.create(caller, [1, 4]), REFUSED.grant)
+    assert.isTrue(policy.create(caller, [1, 3], []))
+    assert.isTrue(policy.create(caller, [], []))
+    assertDenied(assert, policy.create(caller, [1, 4], []), REFUSED.grant)
   })
 
   test('update: target within held; never the status of an own role; never super/system', ({
@@ -150,7 +158,15 @@ test.group('Grant rule: RolePolicy', () => {
 
 test.group('Grant rule: UserPolicy', () => {
   const policy = new UserPolicy()
-  const account = (menuIds: number[], isSuperAdmin = false) => ({ id: 5, isSuperAdmin, menuIds })
+  const account = (menuIds: number[], isSuperAdmin = false) => ({
+    id: 5,
+    isSuperAdmin,
+    menuIds,
+    deptId: null,
+    roles: [],
+    shows: new Set<number>(),
+  })
+  const nowhere = { deptId: null, shows: [] }
 
   test('update, delete, resetPassword: the account holds nothing the caller lacks', ({
     assert,
@@ -168,21 +184,25 @@ test.group('Grant rule: UserPolicy', () => {
     assert,
   }) => {
     const caller = principal([1, 2, 3])
-    assert.isTrue(policy.create(caller, [role(20, [1]), role(21, [2, 3])]))
+    assert.isTrue(policy.create(caller, [role(20, [1]), role(21, [2, 3])], nowhere))
     assertDenied(
       assert,
-      policy.create(caller, [role(22, [9]), role(20, [1]), role(21, [8])]),
+      policy.create(caller, [role(22, [9]), role(20, [1]), role(21, [8])], nowhere),
       `${REFUSED.grantRoles}; refused: role id(s) 21, 22`
     )
     assertDenied(
       assert,
-      policy.create(caller, [role(23, [], { isSuperAdmin: true })]),
+      policy.create(caller, [role(23, [], { isSuperAdmin: true })], nowhere),
       REFUSED.superAdmin
     )
-    assert.isTrue(policy.assignRoles(caller, account([1]), [role(20, [2])]))
-    assert.isTrue(policy.assignRoles(caller, account([1]), []))
-    assertDenied(assert, policy.assignRoles(caller, account([9]), []), REFUSED.target)
-    assertDenied(assert, policy.assignRoles(caller, account([1]), [role(20, [9])]), 'role id(s) 20')
+    assert.isTrue(policy.assignRoles(caller, account([1]), [role(20, [2])], []))
+    assert.isTrue(policy.assignRoles(caller, account([1]), [], []))
+    assertDenied(assert, policy.assignRoles(caller, account([9]), [], []), REFUSED.target)
+    assertDenied(
+      assert,
+      policy.assignRoles(caller, account([1]), [role(20, [9])], []),
+      'role id(s) 20'
+    )
   })
 })
 
@@ -276,5 +296,95 @@ test.group('Grant rule: API tokens', () => {
     assert.deepEqual(token.roles, owner.roles)
     assert.isTrue(owner.can(PERMISSIONS.user.delete))
     assert.isFalse(token.can(PERMISSIONS.user.delete))
+  })
+})
+
+test.group('Grant rule: data scopes', () => {
+  // 1 -> 2 -> 3, 1 -> 4; 5 apart.
+  const parents = new Map<number, number | null>([
+    [1, null],
+    [2, 1],
+    [3, 2],
+    [4, 1],
+    [5, null],
+  ])
+  const scoped = (deptIds: number[], self = false) =>
+    principal([1, 2, 3], [], [], false, { all: false, self, deptIds: new Set(deptIds) })
+  const grant = (dataScope: any, deptIds: number[] = []) => ({ dataScope, deptIds })
+
+  test('deptsShown: each kind, measured on the holders', ({ assert }) => {
+    assert.equal(deptsShown([grant('all')], [2], parents), 'all')
+    assert.sameMembers([...(deptsShown([grant('dept')], [2], parents) as Set<number>)], [2])
+    assert.sameMembers(
+      [...(deptsShown([grant('dept_and_children')], [2, 4], parents) as Set<number>)],
+      [2, 3, 4]
+    )
+    assert.sameMembers([...(deptsShown([grant('custom', [5])], [2], parents) as Set<number>)], [5])
+    assert.isEmpty([...(deptsShown([grant('self')], [2], parents) as Set<number>)])
+    // No department, or one that does not exist: the relative scopes show nothing.
+    assert.isEmpty([...(deptsShown([grant('dept_and_children')], [null, 99], parents) as any)])
+  })
+
+  test('roles: a scope within the caller only', ({ assert }) => {
+    const policy = new RolePolicy()
+    const caller = scoped([2, 3])
+    assert.isTrue(policy.create(caller, [], [2, 3]))
+    assertDenied(assert, policy.create(caller, [], 'all'), REFUSED.scope)
+    assertDenied(assert, policy.create(caller, [], [3, 4]), 'dept id(s) 4')
+    // A role showing its holders more than the caller sees is not the caller's to touch.
+    assertDenied(assert, policy.delete(caller, role(11, [], { shows: 'all' })), REFUSED.target)
+    assert.isTrue(policy.update(caller, role(11, [], { shows: new Set([3]) }), { status: false }))
+    assertDenied(
+      assert,
+      policy.update(caller, role(11, []), { status: false, shows: new Set([1, 2]) }),
+      'dept id(s) 1'
+    )
+    // A caller with `all` may hand on anything.
+    assert.isTrue(policy.create(principal([]), [], 'all'))
+  })
+
+  test('accounts: placed in a seen department, shown only what the caller sees', ({ assert }) => {
+    const policy = new UserPolicy()
+    const caller = scoped([2, 3])
+    const account = (deptId: number | null, shows: 'all' | Set<number>) => ({
+      id: 5,
+      isSuperAdmin: false,
+      menuIds: [],
+      deptId,
+      roles: [],
+      shows,
+    })
+    assert.isTrue(policy.create(caller, [], { deptId: 3, shows: [3] }))
+    assertDenied(assert, policy.create(caller, [], { deptId: 4, shows: [] }), REFUSED.dept)
+    assertDenied(assert, policy.create(caller, [], { deptId: null, shows: [] }), REFUSED.dept)
+    assertDenied(assert, policy.create(caller, [], { deptId: 3, shows: 'all' }), REFUSED.scope)
+    assert.isTrue(policy.update(caller, account(3, new Set([3]))))
+    assertDenied(assert, policy.update(caller, account(3, 'all')), REFUSED.target)
+    assertDenied(
+      assert,
+      policy.update(caller, account(3, new Set()), { deptId: 1, shows: [] }),
+      REFUSED.dept
+    )
+    assertDenied(
+      assert,
+      policy.assignRoles(caller, account(2, new Set()), [role(20, [])], [2, 4]),
+      'dept id(s) 4'
+    )
+  })
+
+  test('departments: only seen ones, never moved under an unseen one', ({ assert }) => {
+    const policy = new DeptPolicy()
+    const caller = scoped([2, 3])
+    assert.isTrue(policy.create(caller, 2))
+    assertDenied(assert, policy.create(caller, null), REFUSED.dept)
+    assertDenied(assert, policy.create(caller, 4), REFUSED.dept)
+    assert.isTrue(policy.update(caller, { id: 3, subtree: [3] }))
+    assert.isTrue(policy.update(caller, { id: 3, subtree: [3] }, { parentId: 2 }))
+    assertDenied(assert, policy.update(caller, { id: 3, subtree: [3] }, { parentId: 1 }))
+    assertDenied(assert, policy.update(caller, { id: 4, subtree: [4] }, { parentId: 2 }))
+    // A seen department whose subtree is not all seen stays where it is.
+    assertDenied(assert, policy.update(caller, { id: 2, subtree: [2, 3, 9] }, { parentId: 3 }))
+    assert.isTrue(policy.delete(caller, { id: 3 }))
+    assertDenied(assert, policy.delete(caller, { id: 1 }), REFUSED.dept)
   })
 })

@@ -138,7 +138,7 @@ export class JwtGuard implements GuardContract<User> {
     }
     await touchSession(claims.sessionId, row.session_last_seen_at!)
 
-    this.access = await accessSnapshotFor(account.id, Number(row.access_version))
+    this.access = await accessSnapshotFor(account.id, account.deptId, Number(row.access_version))
     this.#authenticated(row, account)
     this.sessionId = claims.sessionId
     return account
@@ -166,7 +166,7 @@ export class JwtGuard implements GuardContract<User> {
     const id = Number(row.api_token_id)
     await touchApiToken(id, row.api_token_last_used_at, this.ctx.request.ip())
 
-    const owner = await accessSnapshotFor(account.id, Number(row.access_version))
+    const owner = await accessSnapshotFor(account.id, account.deptId, Number(row.access_version))
     this.access = tokenAccess(owner, row.api_token_permissions)
     this.#authenticated(row, account)
     this.apiTokenId = id

@@ -53,13 +53,14 @@ export default class ArticlesController {
 
   constructor(protected articles: ArticleService) {}
 
-  async index({ request, serialize }: HttpContext) {
-    const page = await this.articles.list(await request.validateUsing(listArticlesValidator))
-    return serialize(ArticleTransformer.paginate(page.rows, page.meta))
+  async index(ctx: HttpContext) {
+    const filters = await ctx.request.validateUsing(listArticlesValidator)
+    const page = await this.articles.list(actorOf(ctx), filters)
+    return ctx.serialize(ArticleTransformer.paginate(page.rows, page.meta))
   }
 
-  async show({ params, serialize }: HttpContext) {
-    return serialize(detail(await this.articles.show(params.id)))
+  async show(ctx: HttpContext) {
+    return ctx.serialize(detail(await this.articles.show(actorOf(ctx), ctx.params.id)))
   }
 
   async store(ctx: HttpContext) {

@@ -56,24 +56,25 @@ export default class UsersController {
 
   constructor(protected users: UserService) {}
 
-  async index({ request, serialize }: HttpContext) {
-    const page = await this.users.list(await request.validateUsing(listUsersValidator))
-    return serialize(UserTransformer.paginate(page.rows, page.meta))
+  async index(ctx: HttpContext) {
+    const filters = await ctx.request.validateUsing(listUsersValidator)
+    const page = await this.users.list(actorOf(ctx), filters)
+    return ctx.serialize(UserTransformer.paginate(page.rows, page.meta))
   }
 
   async export(ctx: HttpContext) {
     const filters = await ctx.request.validateUsing(exportUsersValidator)
     return sendCsvExport(ctx, {
       name: 'users',
-      query: this.users.query(filters),
+      query: this.users.query(actorOf(ctx), filters),
       filters,
       columns: userCsv,
       toObject: (user) => new UserTransformer(user).toObject(),
     })
   }
 
-  async show({ params, serialize }: HttpContext) {
-    return serialize(UserTransformer.transform(await this.users.show(params.id)))
+  async show(ctx: HttpContext) {
+    return shown(ctx, await this.users.show(actorOf(ctx), ctx.params.id))
   }
 
   async store(ctx: HttpContext) {

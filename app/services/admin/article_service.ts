@@ -3,8 +3,9 @@ import db from '@adonisjs/lucid/services/db'
 import type { Infer } from '@vinejs/vine/types'
 import Article from '#models/article'
 import { conflict } from '#exceptions/api_exception'
-import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, ordered, paginate, whereKeyword } from '#services/admin/common'
 import { articleSort } from '#transformers/admin/article_transformer'
+import { SCOPED, type Viewer, findInScope, scoped } from '#services/admin/data_scope'
 import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
 import ArticlePolicy from '#policies/article_policy'
 import type {
@@ -42,8 +43,8 @@ export function firstFreeSlug(base: string, taken: ReadonlySet<string>) {
  * Status changes go through publish/unpublish only, which need their own permission.
  */
 export default class ArticleService {
-  async list(filters: Infer<typeof listArticlesValidator>) {
-    const query = Article.query().preload('author')
+  async list(viewer: Viewer, filters: Infer<typeof listArticlesValidator>) {
+    const query = scoped(Article.query(), SCOPED.articles, viewer).preload('author')
     whereKeyword(query, ['title', 'slug'], filters.keyword)
     if (filters.status) query.where('status', filters.status)
     if (filters.category) query.where('category', filters.category)
@@ -51,10 +52,23 @@ export default class ArticleService {
     return paginate(order, filters)
   }
 
-  async show(id: number) {
-    const article = await findOr404(Article, id)
+  async show(viewer: Viewer, id: number) {
+    return this.withAuthor(await this.find(viewer, id))
+  }
+
+  /** The article `id` if the viewer's data scope shows it (its author's), else 404. */
+  private find(viewer: Viewer, id: number) {
+    return findInScope(Article, SCOPED.articles, viewer, id)
+  }
+
+  private async withAuthor(article: Article) {
     await article.load('author')
     return article
+  }
+
+  /** After a write (found in scope before it, or just created by the actor). */
+  private async reload(id: number) {
+    return this.withAuthor(await Article.findOrFail(id))
   }
 
   async create(actor: Actor, data: Infer<typeof createArticleValidator>) {
@@ -80,21 +94,21 @@ export default class ArticleService {
       await auditCreated(trx, actor, 'article', created)
       return created
     })
-    return this.show(article.id)
+    return this.reload(article.id)
   }
 
   async update(actor: Actor, id: number, data: Infer<typeof updateArticleValidator>) {
-    const article = await findOr404(Article, id)
+    const article = await this.find(actor, id)
     await actor.bouncer.with(ArticlePolicy).authorize('update', article)
     if (data.slug !== undefined && data.slug !== article.slug) {
       await this.assertSlugFree(data.slug, article.id)
     }
     await this.write(actor, article, () => article.merge(definedOnly(data)))
-    return this.show(id)
+    return this.reload(id)
   }
 
   async destroy(actor: Actor, id: number) {
-    const article = await findOr404(Article, id)
+    const article = await this.find(actor, id)
     await actor.bouncer.with(ArticlePolicy).authorize('delete', article)
     await db.transaction((trx) => deleteAudited(trx, actor, 'article', article))
   }
@@ -104,23 +118,23 @@ export default class ArticleService {
    * then: scheduled). Publishing an already published article without a date keeps its date.
    */
   async publish(actor: Actor, id: number, publishedAt?: DateTime) {
-    const article = await findOr404(Article, id)
+    const article = await this.find(actor, id)
     const keep = article.status === 'published' ? article.publishedAt : null
     await this.write(actor, article, () => {
       article.status = 'published'
       article.publishedAt = publishedAt ?? keep ?? DateTime.utc()
     })
-    return this.show(id)
+    return this.reload(id)
   }
 
   /** Back to draft: hidden from the public site at once. */
   async unpublish(actor: Actor, id: number) {
-    const article = await findOr404(Article, id)
+    const article = await this.find(actor, id)
     await this.write(actor, article, () => {
       article.status = 'draft'
       article.publishedAt = null
     })
-    return this.show(id)
+    return this.reload(id)
   }
 
   /** Applies `change` and saves, with the audit row, in one transaction. */

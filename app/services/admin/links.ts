@@ -6,7 +6,7 @@ import type { Actor } from '#services/admin/common'
 import { audit } from '#services/admin/writes'
 
 /*
-| The two link tables (the roles of a user, the menus of a role): reading a set, replacing it.
+| The two link tables (the roles of a user, the menus and the custom-scope departments of a role): reading a set, replacing it.
 */
 
 /** The distinct ids, in the order given. */
@@ -34,10 +34,11 @@ export async function assertIdsExist(
 export const LINKS = {
   userRoles: { table: 'user_roles', owner: 'user_id', item: 'role_id', audit: ['user', 'roleIds'] },
   roleMenus: { table: 'role_menus', owner: 'role_id', item: 'menu_id', audit: ['role', 'menuIds'] },
+  roleDepts: { table: 'role_depts', owner: 'role_id', item: 'dept_id', audit: ['role', 'deptIds'] },
 } as const
 type Link = (typeof LINKS)[keyof typeof LINKS]
 
-/** The item ids linked to one owner (the roles of a user, the menus of a role). */
+/** The item ids linked to one owner (the roles of a user, the menus and the custom-scope departments of a role). */
 export async function readLinks(client: QueryClientContract, link: Link, ownerId: number) {
   const rows: Record<string, number | string>[] = await client
     .from(link.table)

@@ -10,7 +10,11 @@ import { assertIdsExist, LINKS, readLinks, replaceLinks, uniqueIds } from '#serv
 import { isProtectedRole } from '#services/admin/super_admin'
 import { ancestorClosure, parentMap } from '#services/admin/menu_service'
 import RolePolicy from '#policies/role_policy'
-import { roleGrants } from '#policies/holdings'
+import { deptParents, roleGrants } from '#policies/holdings'
+import { deptsShown } from '#policies/grant_rule'
+import { FieldError } from '#exceptions/api_exception'
+import type { DataScopeKind } from '#models/role'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type {
   createRoleValidator,
   listRolesValidator,
@@ -37,7 +41,26 @@ export default class RoleService {
   async show(id: number) {
     const role = await findOr404(Role, id)
     await role.load('menus')
+    await role.load('depts')
     return role
+  }
+
+  /**
+   * The data scope a write asks for, checked against the departments that exist: `deptIds` only
+   * with `custom` (422 otherwise), and a scope other than `custom` clears them.
+   */
+  private async scopeOf(
+    trx: TransactionClientContract,
+    dataScope: DataScopeKind,
+    deptIdsGiven: number[] | undefined,
+    current: readonly number[] = []
+  ) {
+    const deptIds = dataScope === 'custom' ? uniqueIds(deptIdsGiven ?? [...current]) : []
+    if (dataScope !== 'custom' && deptIdsGiven?.length) {
+      throw new FieldError('deptIds', 'Departments are given with the custom scope only', 'scope')
+    }
+    await assertIdsExist('depts', deptIds, 'deptIds', trx)
+    return { dataScope, deptIds }
   }
 
   async create(actor: Actor, data: Infer<typeof createRoleValidator>) {
@@ -47,7 +70,10 @@ export default class RoleService {
       await assertIdsExist('menus', menuIds, 'menuIds', trx)
       const parents = menuIds.length ? await parentMap(trx) : new Map<number, number | null>()
       const granted = ancestorClosure(menuIds, parents)
-      await actor.bouncer.with(RolePolicy).authorize('create', granted)
+      const scope = await this.scopeOf(trx, data.dataScope ?? 'self', data.deptIds)
+      // A new role has no holders yet: `all` and custom departments are what it shows.
+      const shows = deptsShown([scope], [], new Map())
+      await actor.bouncer.with(RolePolicy).authorize('create', granted, shows)
       // isSystem is never taken from a request: only the seeder creates system roles.
       const created = await Role.create(
         {
@@ -56,13 +82,16 @@ export default class RoleService {
           status: data.status ?? 'enabled',
           sort: data.sort ?? 0,
           remark: data.remark ?? null,
+          dataScope: scope.dataScope,
           isSystem: false,
         },
         { client: trx }
       )
       if (granted.length) await created.related('menus').attach(granted, trx)
+      if (scope.deptIds.length) await created.related('depts').attach(scope.deptIds, trx)
       await auditCreated(trx, actor, 'role', created, {
         menuIds: [...granted].sort((a, b) => a - b),
+        deptIds: [...scope.deptIds].sort((a, b) => a - b),
       })
       return created
     })
@@ -79,12 +108,43 @@ export default class RoleService {
         if (data.status === 'disabled') throw forbidden('A system role cannot be disabled')
       }
       const [target] = await roleGrants(trx, [role.id])
+      // A form sends the scope back unchanged with every edit: only a change counts.
+      const given = data.deptIds === undefined ? undefined : uniqueIds(data.deptIds)
+      const rescoped =
+        (data.dataScope !== undefined && data.dataScope !== role.dataScope) ||
+        (given !== undefined &&
+          (given.length !== target.deptIds.length ||
+            given.some((deptId) => !target.deptIds.includes(deptId))))
+      if (rescoped && isProtectedRole(role)) {
+        throw forbidden('The data scope of a system role cannot be changed: it sees everything')
+      }
       const statusChanges = data.status !== undefined && data.status !== role.status
-      await actor.bouncer.with(RolePolicy).authorize('update', target, { status: statusChanges })
+      const fields = definedOnly({ ...data, dataScope: undefined, deptIds: undefined })
+      // A new scope is judged as the role's current holders would get it.
+      const scope = rescoped
+        ? await this.scopeOf(trx, data.dataScope ?? role.dataScope, data.deptIds, target.deptIds)
+        : undefined
+      const shows = scope
+        ? deptsShown([scope], target.holderDepts, await deptParents(trx))
+        : undefined
+      await actor.bouncer
+        .with(RolePolicy)
+        .authorize('update', target, { status: statusChanges, shows })
       if (data.code !== undefined && data.code !== role.code) {
         await this.assertCodeFree(data.code, trx)
       }
-      await saveAudited(trx, actor, 'role', role, () => role.merge(definedOnly(data)))
+      await saveAudited(trx, actor, 'role', role, () => {
+        role.merge(fields)
+        if (scope) role.dataScope = scope.dataScope
+      })
+      if (scope) {
+        const current = await readLinks(trx, LINKS.roleDepts, role.id)
+        const changed =
+          current.size !== scope.deptIds.length ||
+          scope.deptIds.some((deptId) => !current.has(deptId))
+        if (changed)
+          await replaceLinks(trx, actor, LINKS.roleDepts, role.id, current, scope.deptIds)
+      }
     })
     return this.show(id)
   }

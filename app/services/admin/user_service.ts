@@ -4,14 +4,16 @@ import type { Infer } from '@vinejs/vine/types'
 import User from '#models/user'
 import { forbidden } from '#exceptions/api_exception'
 import UserPolicy from '#policies/user_policy'
-import { type AccountHolding, accountHolding, roleGrants } from '#policies/holdings'
+import { type AccountHolding, accountHolding, deptParents, roleGrants } from '#policies/holdings'
+import { deptsShown } from '#policies/grant_rule'
+import { SCOPED, type Viewer, findInScope, scoped } from '#services/admin/data_scope'
 import { createAccount, resetPassword, unlockAccount } from '#services/admin_account_service'
 import { revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { accountKey, blockedUntil } from '#auth/login_limiter'
 import { MASKED } from '#services/audit_log'
 import { resetSecondFactor } from '#services/two_factor_service'
-import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, ordered, paginate, whereKeyword } from '#services/admin/common'
 import { userSort } from '#transformers/admin/user_transformer'
 import { audit, auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
 import { assertIdsExist, LINKS, readLinks, replaceLinks, uniqueIds } from '#services/admin/links'
@@ -33,11 +35,12 @@ const LAST_SUPER_ADMIN = 'The last enabled super administrator must stay enabled
  */
 export default class UserService {
   /**
-   * The user list's query (filters, order, roles preloaded): the list pages it, the CSV export
-   * streams it, so whatever narrows the list narrows the export.
+   * The user list's query (the viewer's data scope, filters, order, roles preloaded): the list
+   * pages it, the CSV export streams it, so whatever narrows the list narrows the export.
    */
-  query(filters: UserFilters) {
-    const query = User.query().preload('roles', (roles) => roles.orderBy('sort').orderBy('id'))
+  query(viewer: Viewer, filters: UserFilters) {
+    const query = scoped(User.query(), SCOPED.users, viewer)
+    query.preload('roles', (roles) => roles.orderBy('sort').orderBy('id'))
     whereKeyword(query, ['account', 'nickname'], filters.keyword)
     if (filters.status) query.where('status', filters.status)
     if (filters.roleId) {
@@ -46,17 +49,30 @@ export default class UserService {
     return ordered(query, filters.sort, userSort, [{ column: 'id', order: 'asc' }])
   }
 
-  async list(filters: Infer<typeof listUsersValidator>) {
-    const page = await paginate(this.query(filters), filters)
+  async list(viewer: Viewer, filters: Infer<typeof listUsersValidator>) {
+    const page = await paginate(this.query(viewer, filters), filters)
     await this.withLockState(page.rows)
     return page
   }
 
-  async show(id: number, client?: TransactionClientContract) {
-    const user = await findOr404(User, id, client)
+  async show(viewer: Viewer, id: number) {
+    return this.withDetail(await this.find(viewer, id))
+  }
+
+  /** The account `id` if the viewer's data scope shows it, else 404: every route goes through here. */
+  private find(viewer: Viewer, id: number, client?: TransactionClientContract) {
+    return findInScope(User, SCOPED.users, viewer, id, client)
+  }
+
+  /** An account as every answer shows it (after a write: found in scope before it). */
+  private async withDetail(user: User) {
     await user.load('roles', (roles) => roles.orderBy('sort').orderBy('id'))
     await this.withLockState([user])
     return user
+  }
+
+  private async reload(id: number) {
+    return this.withDetail(await User.findOrFail(id))
   }
 
   /** Until when each account's anonymous logins are blocked (null: not blocked), for the lists. */
@@ -71,7 +87,7 @@ export default class UserService {
 
   /** Clears the account's login blocks on every instance (also done by a password reset). */
   async unlock(actor: Actor, id: number) {
-    const user = await findOr404(User, id)
+    const user = await this.find(actor, id)
     await actor.bouncer
       .with(UserPolicy)
       .authorize('unlock', await accountHolding(db.connection(), user.id))
@@ -79,7 +95,7 @@ export default class UserService {
     // The blocks live in the limiter's store, which writes through its own connection: the audit
     // row follows the unlock instead of sharing its transaction.
     await audit(db.connection(), actor, { targetType: 'user', targetId: user.id })
-    return this.show(id)
+    return this.reload(id)
   }
 
   async create(actor: Actor, data: Infer<typeof createUserValidator>) {
@@ -89,20 +105,37 @@ export default class UserService {
       {
         beforeInsert: async (trx) => {
           await assertIdsExist('roles', roleIds, 'roleIds', trx)
-          await actor.bouncer.with(UserPolicy).authorize('create', await roleGrants(trx, roleIds))
+          const deptId = data.deptId ?? null
+          if (deptId !== null) await assertIdsExist('depts', [deptId], 'deptId', trx)
+          const roles = await roleGrants(trx, roleIds)
+          const shows = deptsShown(roles, [deptId], await deptParents(trx))
+          await actor.bouncer.with(UserPolicy).authorize('create', roles, { deptId, shows })
         },
         alsoInTransaction: (trx, created) => auditCreated(trx, actor, 'user', created, { roleIds }),
       }
     )
-    return this.show(user.id)
+    return this.reload(user.id)
   }
 
   async update(actor: Actor, id: number, data: Infer<typeof updateUserValidator>) {
     await db.transaction(async (trx) => {
       await lockSuperAdmins(trx)
-      const user = await findOr404(User, id, trx)
+      const user = await this.find(actor, id, trx)
       const target = await accountHolding(trx, user.id)
-      await actor.bouncer.with(UserPolicy).authorize('update', target)
+      const moved = data.deptId !== undefined && data.deptId !== user.deptId
+      if (moved && data.deptId !== null) {
+        await assertIdsExist('depts', [data.deptId!], 'deptId', trx)
+      }
+      await actor.bouncer.with(UserPolicy).authorize(
+        'update',
+        target,
+        moved
+          ? {
+              deptId: data.deptId!,
+              shows: deptsShown(target.roles, [data.deptId!], await deptParents(trx)),
+            }
+          : undefined
+      )
       await saveAudited(trx, actor, 'user', user, async () => {
         if (data.status === 'disabled' && user.status === 'enabled') {
           await this.assertNotLastSuperAdmin(trx, user, target)
@@ -116,15 +149,16 @@ export default class UserService {
         if (data.nickname !== undefined) user.nickname = data.nickname
         if (data.email !== undefined) user.email = data.email
         if (data.status !== undefined) user.status = data.status
+        if (data.deptId !== undefined) user.deptId = data.deptId
       })
     })
-    return this.show(id)
+    return this.reload(id)
   }
 
   async destroy(actor: Actor, id: number) {
     await db.transaction(async (trx) => {
       await lockSuperAdmins(trx)
-      const user = await findOr404(User, id, trx)
+      const user = await this.find(actor, id, trx)
       const target = await accountHolding(trx, user.id)
       await actor.bouncer.with(UserPolicy).authorize('delete', target)
       await this.assertNotLastSuperAdmin(trx, user, target)
@@ -155,7 +189,7 @@ export default class UserService {
     const roleIds = uniqueIds(roleIdsGiven)
     await db.transaction(async (trx) => {
       await lockSuperAdmins(trx)
-      const user = await findOr404(User, id, trx)
+      const user = await this.find(actor, id, trx)
       await assertIdsExist('roles', roleIds, 'roleIds', trx)
       const target = await accountHolding(trx, user.id)
       const current = await readLinks(trx, LINKS.userRoles, user.id)
@@ -163,7 +197,9 @@ export default class UserService {
         trx,
         roleIds.filter((roleId) => !current.has(roleId))
       )
-      await actor.bouncer.with(UserPolicy).authorize('assignRoles', target, added)
+      // What the added roles show the account, in its department.
+      const shows = deptsShown(added, [target.deptId], await deptParents(trx))
+      await actor.bouncer.with(UserPolicy).authorize('assignRoles', target, added, shows)
       const next = await roleGrants(trx, roleIds)
       if (!next.some((role) => role.isSuperAdmin)) {
         await this.assertNotLastSuperAdmin(trx, user, target)
@@ -171,12 +207,12 @@ export default class UserService {
       if (user.id === actor.id) throw forbidden('You cannot change your own roles')
       await replaceLinks(trx, actor, LINKS.userRoles, user.id, current, roleIds)
     })
-    return this.show(id)
+    return this.reload(id)
   }
 
   /** Same service as `node ace user:reset-2fa` (resetSecondFactor): grant rule, sessions end. */
   async resetTwoFactor(actor: Actor, id: number) {
-    const user = await findOr404(User, id)
+    const user = await this.find(actor, id)
     if (user.id === actor.id) {
       throw forbidden('Disable your own second factor with DELETE /api/auth/2fa')
     }
@@ -199,7 +235,7 @@ export default class UserService {
    * must change the password at the next sign-in.
    */
   async resetPassword(actor: Actor, id: number, password: string) {
-    const user = await findOr404(User, id)
+    const user = await this.find(actor, id)
     if (user.id === actor.id) {
       // Without the current password: use PUT /api/auth/password for your own account.
       throw forbidden('Change your own password with PUT /api/auth/password')
@@ -214,6 +250,6 @@ export default class UserService {
         changes: { password: [MASKED, MASKED] },
       })
     )
-    return this.show(id)
+    return this.reload(id)
   }
 }

@@ -1,5 +1,5 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
-import type Role from '#models/role'
+import { DATA_SCOPES, type default as Role } from '#models/role'
 import { enabledStatus, named, s, shape, sortable } from '#openapi/schema'
 
 /** A role as other resources show it (a user's roles, /me). */
@@ -14,6 +14,7 @@ const role = shape({
   isSystem: s.boolean(),
   sort: s.integer(),
   remark: s.nullable(s.string()),
+  dataScope: s.enum(DATA_SCOPES),
   createdAt: s.dateTime(),
   updatedAt: s.dateTime(),
 })
@@ -31,7 +32,7 @@ export const roleSort = sortable(role, [
 ])
 export const roleDetailSchema = named(
   'RoleDetail',
-  s.object({ ...role.properties, menuIds: s.array(s.integer()) })
+  s.object({ ...role.properties, menuIds: s.array(s.integer()), deptIds: s.array(s.integer()) })
 )
 
 /** A role in lists (`toObject`) and on its detail page with the ids of its menus (`toDetail`). */
@@ -45,6 +46,8 @@ export default class RoleTransformer extends BaseTransformer<Role> {
       ...this.toObject(),
       // Preloaded by the role service for the detail; sorted for a stable answer.
       menuIds: (this.resource.menus ?? []).map((menu) => menu.id).sort((a, b) => a - b),
+      // The departments of a `custom` scope (empty otherwise).
+      deptIds: (this.resource.depts ?? []).map((dept) => dept.id).sort((a, b) => a - b),
     }
   }
 }

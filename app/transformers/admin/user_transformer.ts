@@ -8,6 +8,7 @@ import { csvColumns } from '#transformers/csv_columns'
 const user = shape({
   ...currentUser.properties,
   updatedAt: s.dateTime(),
+  deptId: s.nullable(s.integer()),
   lockedUntil: computed(s.nullable(s.dateTime())),
   roleIds: computed(s.array(s.integer())),
   roles: computed(s.array(roleSummary.schema)),

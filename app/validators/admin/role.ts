@@ -1,4 +1,5 @@
 import vine from '@vinejs/vine'
+import { DATA_SCOPES } from '#models/role'
 import {
   idListField,
   nullableText,
@@ -37,6 +38,10 @@ export const createRoleValidator = vine.create({
   sort: sort().optional(),
   remark: nullableText(500),
   menuIds: idListField().optional(),
+  /** `self` when left out (least privilege). */
+  dataScope: vine.enum(DATA_SCOPES).optional(),
+  /** The departments of a `custom` scope (refused with any other scope). */
+  deptIds: idListField().optional(),
 })
 
 export const updateRoleValidator = vine.create({
@@ -45,6 +50,8 @@ export const updateRoleValidator = vine.create({
   status: statusField().optional(),
   sort: sort().optional(),
   remark: nullableText(500),
+  dataScope: vine.enum(DATA_SCOPES).optional(),
+  deptIds: idListField().optional(),
 })
 
 export const assignMenusValidator = vine.create({

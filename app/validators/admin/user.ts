@@ -57,12 +57,14 @@ export const createUserValidator = vine.create({
   email: email(),
   status: statusField().optional(),
   roleIds: idListField().optional(),
+  deptId: idField().nullable().optional(),
 })
 
 export const updateUserValidator = vine.create({
   nickname: vine.string().trim().maxLength(64).optional(),
   email: email(),
   status: statusField().optional(),
+  deptId: idField().nullable().optional(),
 })
 
 export const assignRolesValidator = vine.create({

@@ -74,6 +74,10 @@ export const en = {
       page: { create: 'Create menu', edit: 'Edit menu %{recordRepresentation}' },
       fields: { parentId: 'Parent' },
     },
+    'depts': {
+      page: { create: 'Create department', edit: 'Edit department %{recordRepresentation}' },
+      fields: { parentId: 'Parent', dataScope: 'Data scope', deptIds: 'Departments' },
+    },
     'articles': {
       page: { create: 'Create article', edit: 'Edit article %{recordRepresentation}' },
       fields: { publishedAt: 'Published at', coverUrl: 'Cover URL', author: 'Author' },

@@ -141,6 +141,7 @@ const seededMenus = {
   'Users': '用户管理',
   'Roles': '角色管理',
   'Menus': '菜单管理',
+  'Departments': '部门管理',
   'Articles': '文章管理',
   'Online administrators': '在线管理员',
   'Login log': '登录日志',
@@ -207,6 +208,10 @@ const app: Deep<typeof en> = {
     'menus': {
       page: { create: '新建菜单', edit: '编辑菜单 %{recordRepresentation}' },
       fields: { parentId: '上级' },
+    },
+    'depts': {
+      page: { create: '新建部门', edit: '编辑部门 %{recordRepresentation}' },
+      fields: { parentId: '上级部门', dataScope: '数据范围', deptIds: '部门' },
     },
     'articles': {
       page: { create: '新建文章', edit: '编辑文章 %{recordRepresentation}' },

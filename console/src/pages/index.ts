@@ -2,6 +2,7 @@ import type { ComponentType } from 'react'
 import type { Resource } from '../access'
 import { ArticleCreate, ArticleEdit, ArticleList } from './articles'
 import { MenuCreate, MenuEdit, MenuTree } from './menus'
+import { DeptCreate, DeptEdit, DeptTree } from './depts'
 import { AuditLogList, LoginLogList, SessionList } from './monitor'
 import { RoleCreate, RoleEdit, RoleList } from './roles'
 import { UserCreate, UserEdit, UserList } from './users'
@@ -37,6 +38,12 @@ export const PAGES: Record<string, Page> = {
     list: MenuTree,
     create: MenuCreate,
     edit: MenuEdit,
+  },
+  'system/dept/index': {
+    name: 'depts',
+    list: DeptTree,
+    create: DeptCreate,
+    edit: DeptEdit,
   },
   'content/article/index': {
     name: 'articles',

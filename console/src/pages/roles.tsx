@@ -16,6 +16,7 @@ import {
 import { useAccess } from '../useAccess'
 import { ResourceList, RowActions, STATUS_CHOICES, ACTIONS_COLUMN, StatusChip } from '../components'
 import { MenuTreeInput } from './MenuTreeInput'
+import { DataScopeInput } from './depts'
 
 const filters = [
   <TextInput key="keyword" source="keyword" label="app.search" alwaysOn />,
@@ -50,6 +51,7 @@ const fields = [
   <SelectInput key="status" source="status" choices={STATUS_CHOICES} defaultValue="enabled" />,
   <NumberInput key="sort" source="sort" defaultValue={0} />,
   <TextInput key="remark" source="remark" multiline />,
+  <DataScopeInput key="dataScope" />,
 ]
 
 export const RoleCreate = () => (

@@ -28,6 +28,7 @@ import {
   ACTIONS_COLUMN,
   StatusChip,
 } from '../components'
+import { DeptInput } from './depts'
 
 const filters = [
   <TextInput key="keyword" source="keyword" label="app.search" alwaysOn />,
@@ -94,6 +95,7 @@ export const UserCreate = () => (
       <TextInput source="nickname" />
       <TextInput source="email" type="email" />
       <SelectInput source="status" choices={STATUS_CHOICES} defaultValue="enabled" />
+      <DeptInput />
       <RolesInput />
     </SimpleForm>
   </Create>
@@ -110,6 +112,7 @@ const UserFormParts = () => {
         choices={STATUS_CHOICES}
         disabled={!can('users', 'disable', user)}
       />
+      <DeptInput />
       {can('users', 'assignRoles', user) && <RolesInput />}
     </>
   )

@@ -1,0 +1,30 @@
+import vine from '@vinejs/vine'
+import { idField, optionalText, pageFields, plainText, statusField } from '#validators/admin/common'
+
+/**
+ * Request shapes of /api/admin/depts. The tree rules (no cycle, the parent exists, who may move
+ * what) are the department service's and DeptPolicy's.
+ */
+const name = () => vine.string().trim().minLength(1).maxLength(64).use(plainText())
+const sort = () => vine.number().withoutDecimals().min(0).max(1_000_000)
+
+export const listDeptsValidator = vine.create({
+  ...pageFields,
+  parentId: idField().optional(),
+  keyword: optionalText(64),
+  status: statusField().optional(),
+})
+
+export const createDeptValidator = vine.create({
+  parentId: idField().nullable().optional(),
+  name: name(),
+  sort: sort().optional(),
+  status: statusField().optional(),
+})
+
+export const updateDeptValidator = vine.create({
+  parentId: idField().nullable().optional(),
+  name: name().optional(),
+  sort: sort().optional(),
+  status: statusField().optional(),
+})

@@ -22,14 +22,13 @@
 | BENCH_BASELINE_ENV=MALLOC_ARENA_MAX=2). BENCH_RUNS=0 skips the rounds.
 */
 import { execFileSync, execSync, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { login } from './client.js'
 import { createDataset } from './dataset.js'
-import { answerOf, ensurePgDatabase, openDb, pgConnection, type DbConfig } from './db.js'
+import { answerOf, benchAppEnv, benchDbConfig, ensurePgDatabase, openDb } from './db.js'
 import { freePort, send, waitUntilUp } from './http.js'
 import { type Run, type Scenario, load, measuredRun } from './measure.js'
 import { cpuMsOf, median, round2, rssMbOf } from './processes.js'
@@ -82,32 +81,8 @@ if (!process.env.BENCH_SKIP_BUILD) {
 const builds = { this: join(ROOT, 'build'), baseline: join(baselineDir, 'build') }
 
 // ---------------------------------------------------------------- database, data set
-const dbConfig: DbConfig =
-  DB === 'pg'
-    ? { db: 'pg', pg: pgConnection(process.env.BENCH_PG_DB ?? 'adonis_rbac_bench') }
-    : { db: 'sqlite', sqliteFile: join(ROOT, 'tmp/bench.sqlite3') }
-const appEnv = {
-  ...process.env,
-  NODE_ENV: 'production',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  APP_KEY: randomBytes(32).toString('base64url'),
-  JWT_SECRET: randomBytes(48).toString('base64url'),
-  DB_CONNECTION: DB,
-  ...(dbConfig.db === 'pg'
-    ? {
-        PG_HOST: dbConfig.pg.host,
-        PG_PORT: String(dbConfig.pg.port),
-        PG_USER: dbConfig.pg.user,
-        PG_PASSWORD: dbConfig.pg.password,
-        PG_DB_NAME: dbConfig.pg.database,
-      }
-    : { SQLITE_FILE: dbConfig.sqliteFile }),
-  LIMIT_CAPTCHA_PER_MINUTE: '1000000000',
-  LIMIT_SEARCH_PER_MINUTE: '1000000000',
-  ADMIN_ACCOUNT: 'admin',
-  ADMIN_PASSWORD,
-}
+const dbConfig = benchDbConfig(DB, ROOT)
+const appEnv = benchAppEnv(dbConfig, ADMIN_PASSWORD)
 const ace = (...args: string[]) =>
   execFileSync(process.execPath, ['ace', ...args], {
     cwd: builds.this,

@@ -3,6 +3,8 @@
 | what a client cannot do over HTTP: writing the data set fast and reading a slider's answer (it
 | stands for the attacker's ~17 ms pixel solver). SQL is written with `?` placeholders.
 */
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import pg from 'pg'
 
@@ -29,6 +31,37 @@ export const pgConnection = (database: string): PgConnection => ({
 })
 
 /** Drops (when `fresh`) and creates the PostgreSQL database of `connection` when missing. */
+/** The bench's database: BENCH_PG_DB (adonis_rbac_bench) on pg, tmp/bench.sqlite3 under `root` on SQLite. */
+export const benchDbConfig = (db: 'pg' | 'sqlite', root: string): DbConfig =>
+  db === 'pg'
+    ? { db: 'pg', pg: pgConnection(process.env.BENCH_PG_DB ?? 'adonis_rbac_bench') }
+    : { db: 'sqlite', sqliteFile: join(root, 'tmp/bench.sqlite3') }
+
+/** The environment of a benchmarked server: production, fresh secrets, the bench's database, limits out of the way. */
+export const benchAppEnv = (config: DbConfig, adminPassword: string) => ({
+  ...process.env,
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  APP_KEY: randomBytes(32).toString('base64url'),
+  JWT_SECRET: randomBytes(48).toString('base64url'),
+  DB_CONNECTION: config.db,
+  ...(config.db === 'pg'
+    ? {
+        PG_HOST: config.pg.host,
+        PG_PORT: String(config.pg.port),
+        PG_USER: config.pg.user,
+        PG_PASSWORD: config.pg.password,
+        PG_DB_NAME: config.pg.database,
+      }
+    : { SQLITE_FILE: config.sqliteFile }),
+  // The captcha and search scenarios measure the work, not the per-address limits.
+  LIMIT_CAPTCHA_PER_MINUTE: '1000000000',
+  LIMIT_SEARCH_PER_MINUTE: '1000000000',
+  ADMIN_ACCOUNT: 'admin',
+  ADMIN_PASSWORD: adminPassword,
+})
+
 export async function ensurePgDatabase(connection: PgConnection, fresh = false) {
   const admin = new pg.Client({ ...connection, database: 'postgres' })
   await admin.connect()

@@ -19,7 +19,6 @@
 | so ratios (e.g. /me vs /health) compare figures measured under the same machine noise.
 */
 import { execFileSync, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
@@ -27,7 +26,7 @@ import { fileURLToPath } from 'node:url'
 import { solvePow } from '../tests/helpers/captcha.js'
 import { login } from './client.js'
 import { createDataset } from './dataset.js'
-import { answerOf, ensurePgDatabase, openDb, pgConnection, type DbConfig } from './db.js'
+import { answerOf, benchAppEnv, benchDbConfig, ensurePgDatabase, openDb } from './db.js'
 import { freePort, send, waitUntilUp } from './http.js'
 import {
   type Run,
@@ -72,34 +71,11 @@ type Row = {
 
 const port = Number(process.env.BENCH_PORT ?? (await freePort()))
 const base = `http://127.0.0.1:${port}`
-const dbConfig: DbConfig =
-  DB === 'pg'
-    ? { db: 'pg', pg: pgConnection(process.env.BENCH_PG_DB ?? 'adonis_rbac_bench') }
-    : { db: 'sqlite', sqliteFile: join(ROOT, 'tmp/bench.sqlite3') }
+const dbConfig = benchDbConfig(DB, ROOT)
 const appEnv = {
-  ...process.env,
-  NODE_ENV: 'production',
-  HOST: '127.0.0.1',
+  ...benchAppEnv(dbConfig, ADMIN_PASSWORD),
   PORT: String(port),
-  LOG_LEVEL: 'warn',
-  APP_KEY: randomBytes(32).toString('base64url'),
-  JWT_SECRET: randomBytes(48).toString('base64url'),
-  DB_CONNECTION: DB,
-  ...(dbConfig.db === 'pg'
-    ? {
-        PG_HOST: dbConfig.pg.host,
-        PG_PORT: String(dbConfig.pg.port),
-        PG_USER: dbConfig.pg.user,
-        PG_PASSWORD: dbConfig.pg.password,
-        PG_DB_NAME: dbConfig.pg.database,
-      }
-    : { SQLITE_FILE: dbConfig.sqliteFile }),
   DB_QUERY_EVENTS: 'true',
-  // The captcha scenario measures generation, not the per-IP limit.
-  LIMIT_CAPTCHA_PER_MINUTE: '1000000000',
-  LIMIT_SEARCH_PER_MINUTE: '1000000000',
-  ADMIN_ACCOUNT: 'admin',
-  ADMIN_PASSWORD,
 }
 
 const ace = (...args: string[]) =>

@@ -226,6 +226,7 @@ test.group('Lists: CSV exports', (group) => {
       'passwordExpiresAt',
       'avatarUrl',
       'updatedAt',
+      'deptId',
       'roles',
     ])
     for (const name of header) {

@@ -285,7 +285,8 @@ test.group('Data scope: every users and articles route (router walk)', (group) =
       const target = isUser ? outside.user : outside.article
       if (!path.includes(':id')) {
         if (method !== 'GET') continue // creation: no target (placement is the grant rule's test)
-        const response = await client.get(pattern).qs({ pageSize: 100 }).loginAs(account)
+        const query = path.endsWith('/export') ? { format: 'csv' } : { pageSize: 100 }
+        const response = await client.get(pattern).qs(query).loginAs(account)
         response.assertStatus(200)
         const text = response.text()
         const marker = isUser ? outside.user.account : outside.article.slug

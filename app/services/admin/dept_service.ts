@@ -4,14 +4,14 @@ import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import type { Infer } from '@vinejs/vine/types'
 import Dept from '#models/dept'
 import { FieldError, conflict, notFound } from '#exceptions/api_exception'
-import { type Actor, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, ordered, paginate, whereKeyword } from '#services/admin/common'
 import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
 import type { Viewer } from '#services/admin/data_scope'
 import { MAX_ID } from '#validators/admin/common'
 import DeptPolicy from '#policies/dept_policy'
 import { subtreeOf } from '#policies/grant_rule'
 import { deptParents } from '#policies/holdings'
-import type { DeptNode } from '#transformers/admin/dept_transformer'
+import { type DeptNode, deptSort } from '#transformers/admin/dept_transformer'
 import type {
   createDeptValidator,
   listDeptsValidator,
@@ -25,13 +25,17 @@ import type {
  * checked: a move is refused when it would make a cycle.
  */
 export default class DeptService {
-  /** A page of the departments the viewer sees, by (sort, id). */
+  /** A page of the departments the viewer sees, by (sort, id) unless `sort` says otherwise. */
   async list(viewer: Viewer, filters: Infer<typeof listDeptsValidator>) {
     const query = this.seenBy(viewer, Dept.query())
     whereKeyword(query, ['name'], filters.keyword)
     if (filters.status) query.where('status', filters.status)
     if (filters.parentId) query.where('parent_id', filters.parentId)
-    return paginate(query.orderBy('sort', 'asc').orderBy('id', 'asc'), filters)
+    const order = ordered(query, filters.sort, deptSort, [
+      { column: 'sort', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ])
+    return paginate(order, filters)
   }
 
   /**

@@ -1,6 +1,6 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type Dept from '#models/dept'
-import { enabledStatus, named, s, shape } from '#openapi/schema'
+import { enabledStatus, named, s, shape, sortable } from '#openapi/schema'
 
 /** A department node of the tree, as built by the department service. */
 export type DeptNode = { dept: Dept; children: DeptNode[] }
@@ -16,6 +16,8 @@ const dept = shape({
 })
 /** Response contract (OpenAPI): a department, flat or in the tree. */
 export const deptSchema = named('Dept', dept.schema)
+/** What `sort` accepts on the department list. */
+export const deptSort = sortable(dept, ['id', 'name', 'sort', 'status', 'createdAt', 'updatedAt'])
 export const deptTreeSchema = named(
   'DeptTree',
   s.object({ ...dept.properties, children: s.array(s.ref('DeptTree')) })

@@ -1,5 +1,13 @@
 import vine from '@vinejs/vine'
-import { idField, optionalText, pageFields, plainText, statusField } from '#validators/admin/common'
+import {
+  idField,
+  optionalText,
+  pageFields,
+  plainText,
+  sortField,
+  statusField,
+} from '#validators/admin/common'
+import { deptSort } from '#transformers/admin/dept_transformer'
 
 /**
  * Request shapes of /api/admin/depts. The tree rules (no cycle, the parent exists, who may move
@@ -13,6 +21,7 @@ export const listDeptsValidator = vine.create({
   parentId: idField().optional(),
   keyword: optionalText(64),
   status: statusField().optional(),
+  sort: sortField(deptSort),
 })
 
 export const createDeptValidator = vine.create({

@@ -99,3 +99,97 @@ export async function createDataset(config: DbConfig, adminAccount: string) {
     await db.end()
   }
 }
+
+/**
+ * Data scope (issue "Departments and data scope"): a 500-node department tree under the seeded
+ * root (20 branches x 4 sections x 5 teams, plus the 20 branch and 80 section nodes), 300 accounts
+ * spread over it, and "bench.scoped": 20 roles with bench.admin's menus but scoped (10
+ * `dept_and_children`, 10 `custom` over 10 departments each), placed in branch 0. Role 0 of both
+ * accounts also holds system:user:list, so "/me" and the users list compare scoped with `all`
+ * (bench.admin's roles keep the column default, `all`) on the same roles and menus.
+ */
+export async function createScopeDataset(config: DbConfig) {
+  const db = openDb(config)
+  const onPg = config.db === 'pg'
+  const now = new Date().toISOString()
+  const stamp = onPg ? now : now.replace('T', ' ').slice(0, 19)
+  const id = async (sql: string, params: unknown[]) => (await db.query(sql, params))[0].id as number
+  try {
+    const [root] = await db.query(
+      'SELECT id FROM depts WHERE parent_id IS NULL ORDER BY id LIMIT 1'
+    )
+    const insertDept = (parentId: number, name: string, sort: number) =>
+      id(
+        `INSERT INTO depts (parent_id, name, sort, status, created_at, updated_at)
+         VALUES (?, ?, ?, 'enabled', ?, ?) RETURNING id`,
+        [parentId, name, sort, stamp, stamp]
+      )
+    const depts: number[] = []
+    const branches: number[] = []
+    for (let b = 0; b < 20; b++) {
+      const branch = await insertDept(root.id, `Bench branch ${b}`, b)
+      branches.push(branch)
+      depts.push(branch)
+      for (let s = 0; s < 4; s++) {
+        const section = await insertDept(branch, `Bench section ${b}.${s}`, s)
+        depts.push(section)
+        for (let t = 0; t < 5; t++)
+          depts.push(await insertDept(section, `Bench team ${b}.${s}.${t}`, t))
+      }
+    }
+    const [admin] = await db.query("SELECT password FROM users WHERE account = 'bench.admin'")
+    const insertUser = (account: string, deptId: number) =>
+      id(
+        `INSERT INTO users (account, nickname, password, status, token_version, dept_id, created_at, updated_at)
+         VALUES (?, ?, ?, 'enabled', 0, ?, ?, ?) RETURNING id`,
+        [account, account, admin.password, deptId, stamp, stamp]
+      )
+    for (let p = 0; p < 300; p++)
+      await insertUser(`bench.person.${p}`, depts[(p * 7) % depts.length])
+    const scoped = await insertUser('bench.scoped', branches[0])
+
+    const [userList] = await db.query("SELECT id FROM menus WHERE permission = 'system:user:list'")
+    const roles = await db.query(
+      "SELECT id, code FROM roles WHERE code LIKE 'bench\\_%' ESCAPE '\\' AND code <> 'bench_small' ORDER BY sort"
+    )
+    for (const [r, role] of roles.entries()) {
+      const scope = r % 2 ? 'custom' : 'dept_and_children'
+      const copy = await id(
+        `INSERT INTO roles (code, name, status, is_system, sort, data_scope, created_at, updated_at)
+         VALUES (?, ?, 'enabled', ?, ?, ?, ?, ?) RETURNING id`,
+        [
+          `scoped_${role.code}`,
+          `Scoped ${role.code}`,
+          onPg ? false : 0,
+          200 + r,
+          scope,
+          stamp,
+          stamp,
+        ]
+      )
+      const menus = await db.query('SELECT menu_id FROM role_menus WHERE role_id = ?', [role.id])
+      const menuIds = menus.map((row) => row.menu_id)
+      if (r === 0) {
+        await db.query('INSERT INTO role_menus (role_id, menu_id) VALUES (?, ?)', [
+          role.id,
+          userList.id,
+        ])
+        menuIds.push(userList.id)
+      }
+      for (const menuId of menuIds) {
+        await db.query('INSERT INTO role_menus (role_id, menu_id) VALUES (?, ?)', [copy, menuId])
+      }
+      if (scope === 'custom') {
+        for (let d = 0; d < 10; d++) {
+          await db.query('INSERT INTO role_depts (role_id, dept_id) VALUES (?, ?)', [
+            copy,
+            depts[(r * 37 + d * 11) % depts.length],
+          ])
+        }
+      }
+      await db.query('INSERT INTO user_roles (user_id, role_id) VALUES (?, ?)', [scoped, copy])
+    }
+  } finally {
+    await db.end()
+  }
+}

@@ -25,7 +25,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { solvePow } from '../tests/helpers/captcha.js'
 import { login } from './client.js'
-import { createDataset } from './dataset.js'
+import { createDataset, createScopeDataset } from './dataset.js'
 import { answerOf, benchAppEnv, benchDbConfig, ensurePgDatabase, openDb } from './db.js'
 import { freePort, send, waitUntilUp } from './http.js'
 import {
@@ -99,6 +99,7 @@ log(`fresh schema and seed on ${DB}${QUICK ? ' (quick mode)' : ''}`)
 ace('migration:fresh', '--force')
 ace('db:seed')
 await createDataset(dbConfig, 'admin')
+await createScopeDataset(dbConfig)
 log(`loading ${SMALL} articles`)
 ace('articles:load', `--count=${SMALL}`) // the schema is fresh: no article yet
 
@@ -120,6 +121,7 @@ const answer = (captchaId: string) => answerOf(db, captchaId)
 const superToken = await login(base, answer, 'admin', ADMIN_PASSWORD)
 const bigToken = await login(base, answer, 'bench.admin', ADMIN_PASSWORD)
 const smallToken = await login(base, answer, 'bench.small', ADMIN_PASSWORD)
+const scopedToken = await login(base, answer, 'bench.scoped', ADMIN_PASSWORD)
 const firstSlug = (await send(base, 'GET', '/api/articles?pageSize=1')).body.data[0].slug
 
 // A blocked IP for the "login refused by the limiter" scenario: failures with bogus credentials.
@@ -134,6 +136,16 @@ const scenarios: Record<string, Scenario> = {
   'health': { path: '/api/health' },
   'me (20 roles / 500 menus)': { path: '/api/auth/me', headers: auth(bigToken) },
   'me (1 role / 10 menus)': { path: '/api/auth/me', headers: auth(smallToken) },
+  // Data scope: the same 20 roles and menus, scope `all` against scoped over 500 departments.
+  'me (20 roles, scoped / 500 depts)': { path: '/api/auth/me', headers: auth(scopedToken) },
+  'users ?pageSize=20, 20 roles, scope all': {
+    path: '/api/admin/users?pageSize=20',
+    headers: auth(bigToken),
+  },
+  'users ?pageSize=20, 20 roles, scoped': {
+    path: '/api/admin/users?pageSize=20',
+    headers: auth(scopedToken),
+  },
   'admin users ?pageSize=20': { path: '/api/admin/users?pageSize=20', headers: auth(superToken) },
   'articles page 1 @10k': { path: '/api/articles?pageNum=1&pageSize=10' },
   'articles deep page @10k': { path: '/api/articles?pageNum=500&pageSize=20' },
@@ -368,6 +380,10 @@ const cpuLine = (label: string, row: Row, target: string): [string, string] => [
   `node CPU ms per request, ${label}`,
   `${row.serverCpuMs}${DB === 'pg' ? ` (PostgreSQL ${row.pgCpuMs})` : ''} (issue 27 target ${target})`,
 ]
+const scopeLine = (label: string, scoped: Row, all: Row): [string, string] => [
+  `data scope: ${label}, scoped over 500 departments vs scope all (node CPU ms per request)`,
+  `${scoped.serverCpuMs} vs ${all.serverCpuMs} = ${ratio(scoped.serverCpuMs, all.serverCpuMs)} %; req/s ${scoped.requestsPerSecond} vs ${all.requestsPerSecond} (issue 29 target <= 110 %)`,
+]
 results.targets = [
   [
     'guard+snapshot queries, 20 roles/500 menus (admin users read)',
@@ -395,6 +411,16 @@ results.targets = [
   ],
   cpuLine('/me, 20 roles / 500 menus', s['me (20 roles / 500 menus)'], '<= 0.20'),
   cpuLine('/me, 1 role / 10 menus', s['me (1 role / 10 menus)'], '<= 0.18'),
+  scopeLine(
+    '/me, 20 roles',
+    s['me (20 roles, scoped / 500 depts)'],
+    s['me (20 roles / 500 menus)']
+  ),
+  scopeLine(
+    'users list, 20 roles',
+    s['users ?pageSize=20, 20 roles, scoped'],
+    s['users ?pageSize=20, 20 roles, scope all']
+  ),
   cpuLine('list page 1', s['articles page 1 @10k'], '<= 0.20, PostgreSQL <= 0.30'),
   cpuLine('detail', s['article by slug'], '<= 0.12'),
   cpuLine('readiness (/api/health)', s.health, '<= 0.10'),

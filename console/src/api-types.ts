@@ -112,6 +112,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/depts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The departments the caller sees */
+        get: operations["admin.depts.index"];
+        put?: never;
+        /** Create a department (under one the caller sees) */
+        post: operations["admin.depts.store"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/depts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One department */
+        get: operations["admin.depts.show"];
+        /** Rename, re-sort or move a department (no cycles; only within what the caller sees) */
+        put: operations["admin.depts.update"];
+        post?: never;
+        /** Delete a department without sub-departments or members */
+        delete: operations["admin.depts.destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/depts/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The departments the caller sees, as a tree */
+        get: operations["admin.depts.tree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/login-logs": {
         parameters: {
             query?: never;
@@ -1177,6 +1231,7 @@ export interface components {
             avatarUrl: string | null;
             /** Format: date-time */
             updatedAt: string;
+            deptId: number | null;
             lockedUntil: string | null;
             roleIds: number[];
             roles: {
@@ -1202,6 +1257,8 @@ export interface components {
             isSystem: boolean;
             sort: number;
             remark: string | null;
+            /** @enum {string} */
+            dataScope: "all" | "dept_and_children" | "dept" | "self" | "custom";
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1216,11 +1273,14 @@ export interface components {
             isSystem: boolean;
             sort: number;
             remark: string | null;
+            /** @enum {string} */
+            dataScope: "all" | "dept_and_children" | "dept" | "self" | "custom";
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
             menuIds: number[];
+            deptIds: number[];
         };
         Menu: {
             id: number;
@@ -1234,6 +1294,31 @@ export interface components {
             permission: string | null;
             sort: number;
             visible: boolean;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        DeptTree: {
+            id: number;
+            parentId: number | null;
+            name: string;
+            sort: number;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            children: components["schemas"]["DeptTree"][];
+        };
+        Dept: {
+            id: number;
+            parentId: number | null;
+            name: string;
+            sort: number;
             /** @enum {string} */
             status: "enabled" | "disabled";
             /** Format: date-time */
@@ -1785,6 +1870,193 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "admin.depts.index": {
+        parameters: {
+            query?: {
+                pageNum?: number;
+                pageSize?: number;
+                parentId?: number;
+                keyword?: string;
+                status?: "enabled" | "disabled";
+                sort?: "id" | "-id" | "name" | "-name" | "sort" | "-sort" | "status" | "-status" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Dept"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.depts.store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    parentId?: number | null;
+                    name: string;
+                    sort?: number;
+                    /** @enum {unknown} */
+                    status?: "enabled" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Dept"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.depts.show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Dept"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.depts.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    parentId?: number | null;
+                    name?: string;
+                    sort?: number;
+                    /** @enum {unknown} */
+                    status?: "enabled" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Dept"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.depts.destroy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.depts.tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeptTree"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            default: components["responses"]["Error"];
+        };
+    };
     "admin.login_logs.index": {
         parameters: {
             query?: {
@@ -2109,6 +2381,9 @@ export interface operations {
                     sort?: number;
                     remark?: string | null;
                     menuIds?: number[];
+                    /** @enum {unknown} */
+                    dataScope?: "all" | "dept_and_children" | "dept" | "self" | "custom";
+                    deptIds?: number[];
                 };
             };
         };
@@ -2177,6 +2452,9 @@ export interface operations {
                     status?: "enabled" | "disabled";
                     sort?: number;
                     remark?: string | null;
+                    /** @enum {unknown} */
+                    dataScope?: "all" | "dept_and_children" | "dept" | "self" | "custom";
+                    deptIds?: number[];
                 };
             };
         };
@@ -2424,6 +2702,7 @@ export interface operations {
                     /** @enum {unknown} */
                     status?: "enabled" | "disabled";
                     roleIds?: number[];
+                    deptId?: number | null;
                 };
             };
         };
@@ -2491,6 +2770,7 @@ export interface operations {
                     email?: string | null;
                     /** @enum {unknown} */
                     status?: "enabled" | "disabled";
+                    deptId?: number | null;
                 };
             };
         };
@@ -3346,7 +3626,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    permissions: ("system:user:list" | "system:user:create" | "system:user:update" | "system:user:delete" | "system:user:reset-password" | "system:user:assign-roles" | "system:user:unlock" | "system:user:reset-2fa" | "system:user:export" | "system:role:list" | "system:role:create" | "system:role:update" | "system:role:delete" | "system:role:assign-menus" | "system:menu:list" | "system:menu:create" | "system:menu:update" | "system:menu:delete" | "content:article:list" | "content:article:create" | "content:article:update" | "content:article:delete" | "content:article:publish" | "monitor:session:list" | "monitor:session:delete" | "monitor:token:list" | "monitor:token:delete" | "monitor:login-log:list" | "monitor:login-log:export" | "monitor:audit-log:list" | "monitor:audit-log:export")[];
+                    permissions: ("system:user:list" | "system:user:create" | "system:user:update" | "system:user:delete" | "system:user:reset-password" | "system:user:assign-roles" | "system:user:unlock" | "system:user:reset-2fa" | "system:user:export" | "system:role:list" | "system:role:create" | "system:role:update" | "system:role:delete" | "system:role:assign-menus" | "system:menu:list" | "system:menu:create" | "system:menu:update" | "system:menu:delete" | "system:dept:list" | "system:dept:create" | "system:dept:update" | "system:dept:delete" | "content:article:list" | "content:article:create" | "content:article:update" | "content:article:delete" | "content:article:publish" | "monitor:session:list" | "monitor:session:delete" | "monitor:token:list" | "monitor:token:delete" | "monitor:login-log:list" | "monitor:login-log:export" | "monitor:audit-log:list" | "monitor:audit-log:export")[];
                     expiresInDays: number;
                 };
             };

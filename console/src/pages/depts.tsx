@@ -16,17 +16,10 @@ import {
 import { useQuery } from '@tanstack/react-query'
 import { Card, Chip, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material'
 import { useAccess } from '../useAccess'
-import { api } from '../api'
+import { api, type Schemas } from '../api'
 import { ActionButton, STATUS_CHOICES } from '../components'
 
-type DeptNode = {
-  id: number
-  parentId: number | null
-  name: string
-  sort: number
-  status: string
-  children: DeptNode[]
-}
+type DeptNode = Schemas['DeptTree']
 type Row = DeptNode & { depth: number }
 
 const flatten = (nodes: DeptNode[], depth = 0): Row[] =>

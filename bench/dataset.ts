@@ -149,6 +149,14 @@ export async function createScopeDataset(config: DbConfig) {
     const scoped = await insertUser('bench.scoped', branches[0])
 
     const [userList] = await db.query("SELECT id FROM menus WHERE permission = 'system:user:list'")
+    // A code counts with its menu's ancestors held too (the snapshot's closure): the button, its
+    // page and its directory.
+    const userListPath: number[] = []
+    for (let at: number | null = userList.id; at !== null;) {
+      userListPath.push(at)
+      const [menu] = await db.query('SELECT parent_id FROM menus WHERE id = ?', [at])
+      at = menu.parent_id
+    }
     const roles = await db.query(
       "SELECT id, code FROM roles WHERE code LIKE 'bench\\_%' ESCAPE '\\' AND code <> 'bench_small' ORDER BY sort"
     )
@@ -170,11 +178,13 @@ export async function createScopeDataset(config: DbConfig) {
       const menus = await db.query('SELECT menu_id FROM role_menus WHERE role_id = ?', [role.id])
       const menuIds = menus.map((row) => row.menu_id)
       if (r === 0) {
-        await db.query('INSERT INTO role_menus (role_id, menu_id) VALUES (?, ?)', [
-          role.id,
-          userList.id,
-        ])
-        menuIds.push(userList.id)
+        for (const menuId of userListPath) {
+          await db.query('INSERT INTO role_menus (role_id, menu_id) VALUES (?, ?)', [
+            role.id,
+            menuId,
+          ])
+        }
+        menuIds.push(...userListPath)
       }
       for (const menuId of menuIds) {
         await db.query('INSERT INTO role_menus (role_id, menu_id) VALUES (?, ?)', [copy, menuId])

@@ -6,7 +6,7 @@ import adminAuthConfig from '#config/admin_auth'
  * derived through the User model once per row state instead of hydrating a model (luxon dates
  * and all) on every request. A state is keyed by every column of the model as read, plus the
  * password max age it was derived with (a runtime setting), so any change of the row, raw SQL
- * included, gives a new state on the next request. Controllers that need the model still get a
+ * included, gives a new state on the next request (sameRow: compared column by column). Controllers that need the model still get a
  * fresh one per request (JwtGuard.user, hydrated on first use).
  */
 export class AccountState {
@@ -23,7 +23,8 @@ export class AccountState {
   meBody?: { snapshot: object; passwordChangeRequired: boolean; bytes: Buffer }
 
   constructor(
-    readonly key: string,
+    /** The column values it was derived from, in userColumnNames() order. */
+    readonly values: unknown[],
     readonly maxAgeDays: number,
     user: User
   ) {
@@ -53,18 +54,28 @@ export const userColumnNames = () =>
 const states = new Map<number, AccountState>()
 const MAX_STATES = 10_000
 
+/** A column value as read now against the one a state was derived from (pg gives Dates). */
+const sameValue = (was: unknown, now: unknown) =>
+  was === now || (was instanceof Date && now instanceof Date && was.getTime() === now.getTime())
+
 /**
  * The state of the account in `row` (a row holding every column of userColumnNames()): the
- * cached one while the row is identical, else derived from a model hydrated from the row.
+ * cached one while every column is unchanged, else derived from a model hydrated from the row.
  */
 export function accountStateFor(row: Record<string, unknown>): AccountState {
-  // JSON of the values in column order: unambiguous, and a pg Date is written in full (ISO, ms).
-  const key = JSON.stringify(userColumnNames().map((name) => row[name]))
+  const names = userColumnNames()
   const maxAgeDays = adminAuthConfig.passwords.maxAgeDays
   const id = Number(row.id)
   const hit = states.get(id)
-  if (hit && hit.key === key && hit.maxAgeDays === maxAgeDays) return hit
-  const state = new AccountState(key, maxAgeDays, User.$createFromAdapterResult(row)!)
+  if (
+    hit &&
+    hit.maxAgeDays === maxAgeDays &&
+    names.every((name, i) => sameValue(hit.values[i], row[name]))
+  ) {
+    return hit
+  }
+  const values = names.map((name) => row[name])
+  const state = new AccountState(values, maxAgeDays, User.$createFromAdapterResult(row)!)
   if (states.size >= MAX_STATES) states.clear()
   states.set(id, state)
   return state

@@ -6,13 +6,21 @@ import { Exception } from '@adonisjs/core/exceptions'
  * the default code per status: CODE_BY_STATUS in handler.ts).
  */
 export class ApiException extends Exception {
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    public headers?: Record<string, string>
-  ) {
-    super(message, { status, code })
+  headers?: Record<string, string>
+
+  /**
+   * Without a stack trace: an ApiException is an answer (401, 404, 429 ...), never a fault to
+   * debug, and capturing the stack was a tenth of a refused login's CPU.
+   */
+  constructor(status: number, code: string, message: string, headers?: Record<string, string>) {
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
+    try {
+      super(message, { status, code })
+    } finally {
+      Error.stackTraceLimit = limit
+    }
+    this.headers = headers
   }
 }
 

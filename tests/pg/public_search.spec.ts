@@ -129,7 +129,7 @@ test.group('Prepared statements on PostgreSQL', (group) => {
     const texts = rows.map((row: { statement: string }) => row.statement)
     assert.isTrue(
       texts.some((text: string) =>
-        /FROM users LEFT JOIN admin_sessions s ON s.id = \$1/.test(text)
+        /FROM unnest\(\$1::int\[\], \$2::text\[\]\) WITH ORDINALITY/.test(text)
       ),
       texts.join('\n---\n')
     )

@@ -1,7 +1,9 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { symbols } from '@adonisjs/auth'
 import type { AuthClientResponse, GuardContract } from '@adonisjs/auth/types'
+import db from '@adonisjs/lucid/services/db'
 import { preparedQuery } from '#services/prepared_query'
+import { FreshReads } from '#services/fresh_read'
 import User from '#models/user'
 import adminAuthConfig from '#config/admin_auth'
 import { signAdminToken, verifyAdminToken } from '#auth/jwt'
@@ -38,6 +40,48 @@ function guardSql() {
   FROM users LEFT JOIN admin_sessions s ON s.id = ? AND s.user_id = users.id
  WHERE users.id = ?`
   return guardQuery
+}
+
+/**
+ * The same read for many requests at once on PostgreSQL: the (account, session) pairs of the
+ * requests waiting for it, as two arrays, one row per pair found (`pair` is its index).
+ */
+let guardBatchQuery: string | undefined
+function guardBatchSql() {
+  guardBatchQuery ??= `SELECT b.pair, ${userColumnList()},
+       (SELECT version FROM access_version WHERE id = 1) AS access_version,
+       s.expires_at AS session_expires_at, s.ended_at AS session_ended_at,
+       s.last_seen_at AS session_last_seen_at
+  FROM unnest(?::int[], ?::text[]) WITH ORDINALITY AS b(user_id, session_id, pair)
+  JOIN users ON users.id = b.user_id
+  LEFT JOIN admin_sessions s ON s.id = b.session_id AND s.user_id = users.id`
+  return guardBatchQuery
+}
+
+/**
+ * Concurrent requests share one guard statement (FreshReads: only requests that arrived before
+ * it was sent, so a revocation committed before a request arrived is always seen).
+ */
+const guardReads = new FreshReads<GuardRow>(async (pairs) => {
+  const split = pairs.map((pair) => pair.split(' '))
+  const rows = await preparedQuery<GuardRow & { pair: string | number }>(guardBatchSql(), [
+    pgArray(split.map(([userId]) => userId)),
+    pgArray(split.map(([, sessionId]) => sessionId)),
+  ])
+  return new Map(rows.map((row) => [pairs[Number(row.pair) - 1], row]))
+})
+
+/** A PostgreSQL array literal of quoted elements (one value, whatever the driver path). */
+const pgArray = (values: string[]) =>
+  `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`
+
+/** The account row, its session's columns and the access version (one statement). */
+async function readGuardRow(userId: number, sessionId: string): Promise<GuardRow | undefined> {
+  if (db.connection().dialect.name === 'postgres') {
+    return guardReads.get(`${userId} ${sessionId}`)
+  }
+  const [row] = await preparedQuery<GuardRow>(guardSql(), [sessionId, userId])
+  return row
 }
 
 type GuardRow = Record<string, any> & {
@@ -126,9 +170,10 @@ export class JwtGuard implements GuardContract<User> {
     const claims = await verifyAdminToken(match[1])
     if (!claims) throw unauthorized('Invalid or expired token')
 
-    const [row] = await preparedQuery<GuardRow>(guardSql(), [claims.sessionId, claims.userId])
+    const row = await readGuardRow(claims.userId, claims.sessionId)
     const account = row ? accountStateFor(row) : null
     if (
+      !row ||
       !account ||
       !account.isEnabled ||
       account.tokenVersion !== claims.tokenVersion ||

@@ -50,13 +50,10 @@ export default class ArticlesController {
     // The client address: a keyword search holds at most its share of the search gate.
     const page = await this.articles.list(filters, request.ip())
     response.header('Last-Modified', page.lastModified.toUTCString())
-    // A page served from memory (the same object while its version holds) is encoded once.
-    let answer = answers.get(page)
-    if (!answer) {
-      answer = jsonAnswer(this.encode(page))
-      answers.set(page, answer)
-    }
-    return this.send(response, answer)
+    return this.send(
+      response,
+      answerOf(page, () => this.encode(page))
+    )
   }
 
   protected encode(page: ArticlePage) {
@@ -75,8 +72,10 @@ export default class ArticlesController {
     const article = await this.articles.findBySlug(slug)
     // Unknown, draft, archived and scheduled all answer the same: nothing tells them apart.
     if (!article) throw notFound('Article not found')
-    const data = new ArticleTransformer(article).forDetail()
-    return this.send(response, jsonAnswer(JSON.stringify({ data })))
+    return this.send(
+      response,
+      answerOf(article, () => JSON.stringify({ data: new ArticleTransformer(article).forDetail() }))
+    )
   }
 
   /** Cache headers, and 304 when the client's validators still match the body it would get. */
@@ -95,4 +94,16 @@ const jsonAnswer = (body: string): JsonAnswer => ({
   body,
   etag: `"${createHash('sha256').update(body).digest('base64url')}"`,
 })
-const answers = new WeakMap<ArticlePage, JsonAnswer>()
+/**
+ * A page or an article served from memory is the same object while its version holds: its body
+ * and ETag are computed once.
+ */
+const answers = new WeakMap<object, JsonAnswer>()
+function answerOf(value: object, encode: () => string) {
+  let answer = answers.get(value)
+  if (!answer) {
+    answer = jsonAnswer(encode())
+    answers.set(value, answer)
+  }
+  return answer
+}

@@ -3,6 +3,7 @@ import string from '@adonisjs/core/helpers/string'
 import type { ArticleCategory } from '#models/article'
 import { PUBLIC_CONNECTION } from '#config/database'
 import { preparedQuery } from '#services/prepared_query'
+import { FreshRead } from '#services/fresh_read'
 import searchGate from '#services/public/search_gate'
 import { AnswerCache, CLOCK, statementKey, type Statement } from '#services/public/answer_cache'
 import { MAX_PAGE_WINDOW, PAGE_SIZE_DEFAULT, type ArticleSort } from '#validators/public/article'
@@ -98,14 +99,13 @@ export class ArticleQueryService {
     return answer.page
   }
 
-  /** The articles version now: bumped by triggers on every article write and nickname change. */
-  protected async version(): Promise<number> {
-    const [row] = await preparedQuery<{ version: string | number }>(
-      'SELECT version FROM articles_version WHERE id = 1',
-      [],
-      { client: this.client() }
-    )
-    return Number(row.version)
+  /**
+   * The articles version now: bumped by triggers on every article write and nickname change.
+   * Read once for the requests that arrived while no read was on its way (FreshRead): each still
+   * sees every write committed before it arrived.
+   */
+  protected version(): Promise<number> {
+    return versionRead.get()
   }
 
   /**
@@ -219,15 +219,28 @@ export class ArticleQueryService {
     return { page: statementKey(page), count: statementKey(count) }
   }
 
+  /**
+   * A published article, from memory when it was read at the articles version the database holds
+   * now (as list pages are), else read with the version in the same statement. A visible article
+   * stays visible until a write, which bumps the version; a slug not found is never cached.
+   */
   async findBySlug(slug: string): Promise<PublicArticleDetail | null> {
-    const [row] = await preparedQuery<ArticleRow>(
-      `SELECT ${DETAIL.columns}
+    const cached = details.get(slug)
+    if (cached && cached.version === (await this.version())) return cached.value
+
+    const [row] = await preparedQuery<ArticleRow & { articles_version: string | number }>(
+      `SELECT ${DETAIL.columns},
+              (SELECT version FROM articles_version WHERE id = 1) AS articles_version
          FROM articles a LEFT JOIN users u ON u.id = a.author_id
         WHERE ${VISIBLE} AND a.slug = ?`,
       [this.timestamp(Date.now()), slug],
       { client: this.client() }
     )
-    return row ? this.toPublic<PublicArticleDetail>(DETAIL, row) : null
+    if (!row) return null
+    const article = this.toPublic<PublicArticleDetail>(DETAIL, row)
+    const bytes = Buffer.byteLength(JSON.stringify(article)) + slug.length + 200
+    details.set(slug, article, Number(row.articles_version), bytes)
+    return article
   }
 
   /**
@@ -322,6 +335,15 @@ export class ArticleQueryService {
   }
 }
 
+const versionRead = new FreshRead(async () => {
+  const [row] = await preparedQuery<{ version: string | number }>(
+    'SELECT version FROM articles_version WHERE id = 1',
+    [],
+    { client: db.connection(PUBLIC_CONNECTION) }
+  )
+  return Number(row.version)
+})
+
 /** LIKE pattern for a user's keyword: %, _ and the escape character itself match literally. */
 function containsPattern(keyword: string) {
   return `%${keyword.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
@@ -340,6 +362,8 @@ const MAX_CACHED_COUNTS = 1000
 export const SEARCH_CACHE_TTL_MS = 10_000
 export const searches = new AnswerCache<ArticlePage>(500, 4 * 1024 * 1024, SEARCH_CACHE_TTL_MS)
 const pages = new AnswerCache<ArticlePage>(500, 4 * 1024 * 1024, SEARCH_CACHE_TTL_MS)
+/** Published articles by slug, tagged likewise (findBySlug). */
+const details = new AnswerCache<PublicArticleDetail>(1000, 8 * 1024 * 1024, SEARCH_CACHE_TTL_MS)
 
 /**
  * Forgets cached counts and search answers (tests: a rolled-back transaction rewinds the
@@ -349,4 +373,5 @@ export function forgetCounts() {
   counts.clear()
   searches.clear()
   pages.clear()
+  details.clear()
 }

@@ -30,7 +30,8 @@ export class FreshReads<V> {
       this.#next = next
       result = next.result
     }
-    return (await result).get(key)
+    const values = await result
+    return values.get(key)
   }
 
   #sendNext(keys: Set<string>) {

@@ -72,13 +72,15 @@ export async function preparedQuery<Row = Record<string, any>>(
     if (client.isTransaction) {
       const query = client.getReadClient().raw(sql, bindings as any[])
       if (config.name) query.options({ name: config.name })
-      return (await query).rows
+      const { rows } = await query
+      return rows
     }
     // The read client: the replica when the connection has one.
     const pool = (client.getReadClient() as unknown as { client: PooledClient }).client
     const connection = await pool.acquireConnection()
     try {
-      return (await connection.query(config)).rows
+      const { rows } = await connection.query(config)
+      return rows
     } finally {
       await pool.releaseConnection(connection)
     }

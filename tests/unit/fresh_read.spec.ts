@@ -10,8 +10,7 @@ function controlledReads() {
       new Promise((resolve, reject) => {
         batches.push({
           keys,
-          answer: (values = {}) =>
-            fail ? reject(fail) : resolve(new Map(Object.entries(values))),
+          answer: (values = {}) => (fail ? reject(fail) : resolve(new Map(Object.entries(values)))),
         })
       })
   )

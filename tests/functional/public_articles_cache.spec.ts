@@ -144,6 +144,55 @@ test.group('Public articles: the list count cache follows every change', (group)
   })
 })
 
+test.group('Public articles: the detail from memory follows every change', (group) => {
+  withRealCommits(group)
+
+  test('unchanged: the version read only; raw-SQL edits, unpublish and a nickname show next', async ({
+    client,
+    assert,
+  }) => {
+    const author = await User.findByOrFail('account', 'admin')
+    await db.from('users').where('id', author.id).update({ nickname: 'Before' })
+    await insertRaw('kept')
+    await db.from('articles').where('slug', 'kept').update({ author_id: author.id })
+    const show = () => client.get('/api/articles/kept')
+    const first = await show()
+    first.assertStatus(200)
+    assert.equal(first.body().data.title, 'Raw kept')
+
+    const cached = await countQueries(show)
+    assert.deepEqual(cached.result.body(), first.body())
+    assert.equal(cached.result.header('etag'), first.header('etag'))
+    assert.lengthOf(cached.queries, 1, cached.queries.join('\n'))
+    assert.match(cached.queries[0], /^SELECT version FROM articles_version WHERE id = 1$/)
+
+    await db.from('articles').where('slug', 'kept').update({ title: 'Edited by SQL' })
+    const edited = await show()
+    assert.equal(edited.body().data.title, 'Edited by SQL')
+    assert.notEqual(edited.header('etag'), first.header('etag'))
+
+    await db.from('users').where('id', author.id).update({ nickname: 'After' })
+    assert.equal((await show()).body().data.authorName, 'After')
+
+    await db.from('articles').where('slug', 'kept').update({ status: 'archived' })
+    ;(await show()).assertStatus(404)
+    await db.from('articles').where('slug', 'kept').update({ status: 'published' })
+    ;(await show()).assertStatus(200)
+    await db.from('articles').where('slug', 'kept').delete()
+    ;(await show()).assertStatus(404)
+  })
+
+  test('a scheduled article is not found, then found once due, without any write', async ({
+    client,
+  }) => {
+    const due = DateTime.utc().startOf('second').plus({ seconds: 2 })
+    await insertRaw('due-later', due)
+    ;(await client.get('/api/articles/due-later')).assertStatus(404)
+    await new Promise((resolve) => setTimeout(resolve, due.diffNow().toMillis() + 1100))
+    ;(await client.get('/api/articles/due-later')).assertStatus(200)
+  })
+})
+
 test.group('Public articles: list validators and 304', (group) => {
   withRealCommits(group)
 

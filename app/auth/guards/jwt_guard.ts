@@ -62,14 +62,20 @@ function guardBatchSql() {
  * Concurrent requests share one guard statement (FreshReads: only requests that arrived before
  * it was sent, so a revocation committed before a request arrived is always seen).
  */
-const guardReads = new FreshReads<GuardRow>(async (pairs) => {
+const guardReads = new FreshReads<GuardRow>(readGuardRows)
+
+/**
+ * The guard rows of `pairs` ("<account id> <session id>") in one statement (PostgreSQL): by
+ * pair, for every pair whose account exists (session columns null when the session does not).
+ */
+export async function readGuardRows(pairs: string[]): Promise<Map<string, GuardRow>> {
   const split = pairs.map((pair) => pair.split(' '))
   const rows = await preparedQuery<GuardRow & { pair: string | number }>(guardBatchSql(), [
     pgArray(split.map(([userId]) => userId)),
     pgArray(split.map(([, sessionId]) => sessionId)),
   ])
   return new Map(rows.map((row) => [pairs[Number(row.pair) - 1], row]))
-})
+}
 
 /** A PostgreSQL array literal of quoted elements (one value, whatever the driver path). */
 const pgArray = (values: string[]) =>

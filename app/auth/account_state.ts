@@ -6,8 +6,9 @@ import adminAuthConfig from '#config/admin_auth'
  * derived through the User model once per row state instead of hydrating a model (luxon dates
  * and all) on every request. A state is keyed by every column of the model as read, plus the
  * password max age it was derived with (a runtime setting), so any change of the row, raw SQL
- * included, gives a new state on the next request (sameRow: compared column by column). Controllers that need the model still get a
- * fresh one per request (JwtGuard.user, hydrated on first use).
+ * included, gives a new state on the next request (accountStateFor compares column by column).
+ * Controllers that need the model still get a fresh one per request (JwtGuard.user, hydrated on
+ * first use).
  */
 export class AccountState {
   readonly id: number

@@ -32,11 +32,16 @@ const userColumnList = () =>
     .map((column) => `users.${column}`)
     .join(', '))
 
+/** What the guard reads per request: the account, the access version, its session's columns. */
+const guardColumns = () => `${userColumnList()},
+       (SELECT version FROM access_version WHERE id = 1) AS access_version,
+       s.expires_at AS session_expires_at, s.ended_at AS session_ended_at,
+       s.last_seen_at AS session_last_seen_at`
+
+/** One request's read (SQLite, in-process). */
 let guardQuery: string | undefined
 function guardSql() {
-  guardQuery ??= `SELECT ${userColumnList()}, (SELECT version FROM access_version WHERE id = 1) AS access_version,
-       s.expires_at AS session_expires_at, s.ended_at AS session_ended_at,
-       s.last_seen_at AS session_last_seen_at
+  guardQuery ??= `SELECT ${guardColumns()}
   FROM users LEFT JOIN admin_sessions s ON s.id = ? AND s.user_id = users.id
  WHERE users.id = ?`
   return guardQuery
@@ -48,10 +53,7 @@ function guardSql() {
  */
 let guardBatchQuery: string | undefined
 function guardBatchSql() {
-  guardBatchQuery ??= `SELECT b.pair, ${userColumnList()},
-       (SELECT version FROM access_version WHERE id = 1) AS access_version,
-       s.expires_at AS session_expires_at, s.ended_at AS session_ended_at,
-       s.last_seen_at AS session_last_seen_at
+  guardBatchQuery ??= `SELECT b.pair, ${guardColumns()}
   FROM unnest(?::int[], ?::text[]) WITH ORDINALITY AS b(user_id, session_id, pair)
   JOIN users ON users.id = b.user_id
   LEFT JOIN admin_sessions s ON s.id = b.session_id AND s.user_id = users.id`

@@ -67,7 +67,9 @@ sed -e "s/^APP_KEY=.*/APP_KEY=$(secret)/" \
 chmod 600 "$WORK/etc/.env"
 # As systemd runs the service: a clean environment plus the unit's Environment= lines (nothing
 # from this shell, e.g. a PORT or PG_DB_NAME of another setup, reaches the app).
-as_service() { env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production ENV_PATH="$WORK/etc" "$@"; }
+# The unit's own Environment= lines, with ENV_PATH pointing at this scenario's settings.
+mapfile -t unit_env < <(sed -n 's/^Environment=//p' deploy/adonis-rbac.service | grep -v '^ENV_PATH=')
+as_service() { env -i PATH="$PATH" HOME="$HOME" "${unit_env[@]}" ENV_PATH="$WORK/etc" "$@"; }
 
 say "database $DB: created, migrated, seeded (the documented commands, in build/)"
 pg=(-h 127.0.0.1 -U "${PG_USER:-postgres}")
@@ -96,7 +98,7 @@ exec_start=$(sed -n 's/^ExecStart=//p' "$WORK/adonis-rbac.service")
 tracer=()
 command -v strace >/dev/null && tracer=(strace -f -qq -c -o "$WORK/syscalls.txt")
 # shellcheck disable=SC2086
-(cd build && exec "${tracer[@]}" env -i PATH="$PATH" HOME="$HOME" NODE_ENV=production \
+(cd build && exec "${tracer[@]}" env -i PATH="$PATH" HOME="$HOME" "${unit_env[@]}" \
   ENV_PATH="$WORK/etc" $exec_start) >"$WORK/app.log" 2>&1 &
 APP_PID=$!
 for _ in $(seq 1 60); do

@@ -2,9 +2,10 @@
 | npm run bench -- --baseline <git-rev>: the hot paths of this tree against the build of <rev>,
 | in one run on one database, interleaved. <rev> is exported (git archive) to
 | tmp/bench-baseline/<sha>/ and built there (kept: a second run reuses it); this tree is built
-| into build/ as `npm run bench` does. Both servers run as `npm start` does, side by side on two
-| ports, and only one is loaded at a time: each round runs every scenario on both, the order
-| flipping each round (ABBA), so machine noise falls on both sides alike. Printed per scenario:
+| into build/ as `npm run bench` does. Both servers run as this tree's `npm start` does (its
+| environment and node flags), side by side on two ports, and only one is loaded at a time: each
+| round runs every scenario on both, the order flipping each round (ABBA), so machine noise falls
+| on both sides alike. Printed per scenario:
 | req/s of each and their ratio, p99, and node and PostgreSQL CPU ms per request (median, and the
 | least disturbed run's: the figure to trust on a busy machine, where contention only adds).
 |
@@ -18,8 +19,9 @@
 | load (BENCH_SOAK_RATE/s, default 300, plus /me alone at a sixth of it) and reports RSS (after
 | the first minute, at the end, highest), the share of the server's CPU spent in GC pauses
 | (--trace-gc) and /me's p99. BENCH_BASELINE_FLAGS and BENCH_BASELINE_ENV ("K=V K=V") apply to
-| the baseline server only: `--baseline HEAD` with them compares settings on one build (e.g.
-| BENCH_BASELINE_ENV=MALLOC_ARENA_MAX=2). BENCH_RUNS=0 skips the rounds.
+| the baseline server only, after `npm start`'s: `--baseline HEAD` with them compares settings on
+| one build (Node's defaults: BENCH_BASELINE_ENV=MALLOC_ARENA_MAX= with
+| BENCH_BASELINE_FLAGS=--max-semi-space-size=0). BENCH_RUNS=0 skips the rounds.
 */
 import { execFileSync, execSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -31,7 +33,7 @@ import { createDataset } from './dataset.js'
 import { answerOf, benchAppEnv, benchDbConfig, ensurePgDatabase, openDb } from './db.js'
 import { freePort, send, waitUntilUp } from './http.js'
 import { type Run, type Scenario, load, measuredRun } from './measure.js'
-import { cpuMsOf, median, round2, rssMbOf } from './processes.js'
+import { cpuMsOf, median, round2, rssMbOf, startCommand } from './processes.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const rev = process.argv[process.argv.indexOf('--baseline') + 1]
@@ -100,20 +102,24 @@ ace('articles:load', `--count=${SMALL}`)
 // ---------------------------------------------------------------- servers
 type Side = keyof typeof builds
 const sides: Side[] = ['this', 'baseline']
+const startScript = startCommand(ROOT)
 const servers = {} as Record<Side, { base: string; pid: number; pg: boolean; stop: () => void }>
 for (const side of sides) {
   const port = await freePort()
   const baseline = side === 'baseline'
   // The soak counts GC pauses from --trace-gc lines on the server's stdout.
   const gcLog = SOAK ? openSync(join(ROOT, `tmp/bench-soak-${side}.gc.log`), 'w') : 'ignore'
+  // Both as this tree's `npm start` runs the server; the baseline's own settings come after.
+  const [script, ...startFlags] = startScript.args.toReversed()
   const flags = [
+    ...startFlags.toReversed(),
     ...NODE_FLAGS,
     ...(baseline ? BASELINE_FLAGS : []),
     ...(SOAK ? ['--trace-gc'] : []),
   ]
-  const child = spawn(process.execPath, [...flags, 'bin/server.js'], {
+  const child = spawn(process.execPath, [...flags, script], {
     cwd: builds[side],
-    env: { ...appEnv, ...(baseline ? BASELINE_ENV : {}), PORT: String(port) },
+    env: { ...appEnv, ...startScript.env, ...(baseline ? BASELINE_ENV : {}), PORT: String(port) },
     stdio: ['ignore', gcLog, 'inherit'],
   })
   const stop = () => child.exitCode === null && child.kill('SIGTERM')

@@ -4,6 +4,7 @@
 | around a run and divide by the requests served: CPU ms per request, measured on the server.
 */
 import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 
 const TICK_MS = 1000 / 100 // /proc/<pid>/stat counts clock ticks (USER_HZ = 100 on Linux)
 
@@ -49,3 +50,16 @@ export const median = (values: number[]) => {
 export const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]
 export const round2 = (value: number) => Math.round(value * 100) / 100
+
+/**
+ * How `npm start` runs the server (package.json's start script: `VAR=value ... node <flags>
+ * bin/server.js`), as environment and node arguments: the benchmarks run the server exactly so.
+ */
+export function startCommand(root: string) {
+  const script: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start
+  const words = script.split(/\s+/).filter(Boolean)
+  const node = words.indexOf('node')
+  if (node < 0) throw new Error(`the start script does not run node: ${script}`)
+  const env = Object.fromEntries(words.slice(0, node).map((pair) => pair.split(/=(.*)/s, 2)))
+  return { env: env as Record<string, string>, args: words.slice(node + 1) }
+}

@@ -34,7 +34,7 @@ import {
   load as loadWith,
   measuredRun as measuredRunOn,
 } from './measure.js'
-import { cpuMsOf, median, ownCpuMs, round2, rssMbOf } from './processes.js'
+import { cpuMsOf, median, ownCpuMs, round2, rssMbOf, startCommand } from './processes.js'
 
 // npm run bench -- --baseline <git-rev>: the hot paths against another build, interleaved.
 if (process.argv.includes('--baseline')) {
@@ -105,10 +105,11 @@ ace('articles:load', `--count=${SMALL}`) // the schema is fresh: no article yet
 
 // ---------------------------------------------------------------- server
 log('starting the production server')
-// Exactly as `npm start` runs it (package.json): no V8 flags.
-const server = spawn(process.execPath, ['bin/server.js'], {
+// Exactly as `npm start` runs it (package.json's start script: its environment and node flags).
+const startScript = startCommand(ROOT)
+const server = spawn(process.execPath, startScript.args, {
   cwd: BUILD,
-  env: appEnv,
+  env: { ...appEnv, ...startScript.env },
   stdio: ['ignore', 'ignore', 'inherit'],
 })
 const serverPid = server.pid!

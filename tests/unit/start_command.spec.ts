@@ -1,0 +1,39 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { test } from '@japa/runner'
+import { startCommand } from '../../bench/processes.js'
+
+/*
+| The production server's memory settings live in package.json's start script (docs/performance.md,
+| "Memory"); the benchmarks read them from there, and systemd cannot: the unit must say the same.
+*/
+test.group('How the production server is started', () => {
+  test('the systemd unit runs the server as `npm start` does', ({ assert }) => {
+    const start = startCommand('.')
+    const unit = readFileSync('deploy/adonis-rbac.service', 'utf8')
+    const execStart = /^ExecStart=\S+ (.*)$/m.exec(unit)![1].split(' ')
+    assert.deepEqual(execStart, start.args)
+    const environment = [...unit.matchAll(/^Environment=(\w+)=(.*)$/gm)]
+    for (const [name, value] of Object.entries(start.env)) {
+      assert.deepInclude(
+        environment.map((line) => [line[1], line[2]]),
+        [name, value]
+      )
+    }
+    assert.include(start.args, 'bin/server.js')
+  })
+
+  test("the start script's node flags are ones this Node accepts", ({ assert }) => {
+    const { env, args } = startCommand('.')
+    const flags = args.filter((arg) => arg.startsWith('--'))
+    assert.isAbove(flags.length, 0)
+    const run = (given: string[]) =>
+      execFileSync(process.execPath, [...given, '-e', '0'], {
+        env: { ...process.env, ...env },
+        stdio: 'pipe',
+      })
+    assert.doesNotThrow(() => run(flags))
+    // Node refuses a flag it does not know (exit 9): the check above can fail.
+    assert.throws(() => run([...flags, '--max-semi-space-sizes=16']))
+  })
+})

@@ -17,6 +17,8 @@ import { ProfilePage } from './pages/account/ProfilePage'
 import { SecondFactorPage } from './pages/account/SecondFactorPage'
 import { TokensPage } from './pages/account/TokensPage'
 
+export { i18nProvider }
+
 /** The page nodes of the /me tree, in tree order: each names a component this console may know. */
 const pageNodes = (nodes: MenuNode[]): MenuNode[] =>
   nodes.flatMap((node) => [...(node.component ? [node] : []), ...pageNodes(node.children)])

@@ -4,6 +4,8 @@ import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@m
 import { SliderCaptcha } from './captcha/SliderCaptcha'
 import type { LoginParams, MfaRequired } from './authProvider'
 import { TwoFactorStep } from './TwoFactorStep'
+import { LOCALES, currentLocale, storeLocale } from './i18n/errors'
+import { LOGIN_TEXT, LoginTextContext } from './i18n/login'
 
 /** `value` once it has not changed for `ms`. */
 function useSettled(value: string, ms: number) {
@@ -35,6 +37,9 @@ export function LoginPage({ login }: { login: (params: LoginParams) => Promise<u
   const onToken = useCallback((token: string | null) => setCaptchaToken(token), [])
   // Set when the password was right and the account has a second factor.
   const [mfa, setMfa] = useState<MfaRequired | null>(null)
+  // The console's language, switchable here; kept for the console and its error messages.
+  const [locale, setLocale] = useState(currentLocale)
+  const text = LOGIN_TEXT[locale]
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -62,55 +67,77 @@ export function LoginPage({ login }: { login: (params: LoginParams) => Promise<u
   }
 
   return (
-    <Box
-      sx={{
-        minHeight: '100vh',
-        display: 'flex',
-        alignItems: 'center',
-        justifyContent: 'center',
-        bgcolor: 'grey.100',
-      }}
-    >
-      {mfa && <TwoFactorStep mfaToken={mfa.mfaToken} login={login} onRestart={restart} />}
-      <Card
-        component="form"
-        onSubmit={submit}
-        sx={{ width: 380, display: mfa ? 'none' : undefined }}
+    <LoginTextContext.Provider value={text}>
+      <Box
+        sx={{
+          minHeight: '100vh',
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'center',
+          justifyContent: 'center',
+          gap: 1,
+          bgcolor: 'grey.100',
+        }}
       >
-        <CardContent
-          sx={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'center' }}
+        {mfa && <TwoFactorStep mfaToken={mfa.mfaToken} login={login} onRestart={restart} />}
+        <Card
+          component="form"
+          onSubmit={submit}
+          sx={{ width: 380, display: mfa ? 'none' : undefined }}
         >
-          <Typography variant="h5">Sign in</Typography>
-          <TextField
-            label="Account"
-            name="account"
-            autoComplete="username"
-            fullWidth
-            required
-            value={account}
-            onChange={(e) => setAccount(e.target.value)}
-          />
-          <TextField
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            fullWidth
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          <SliderCaptcha key={captchaKey} account={captchaAccount} onToken={onToken} />
-          {error && (
-            <Alert severity="error" sx={{ width: '100%' }}>
-              {error}
-            </Alert>
-          )}
-          <Button type="submit" variant="contained" fullWidth disabled={!captchaToken || busy}>
-            Sign in
-          </Button>
-        </CardContent>
-      </Card>
-    </Box>
+          <CardContent
+            sx={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'center' }}
+          >
+            <Typography variant="h5">{text.signIn}</Typography>
+            <TextField
+              label={text.account}
+              name="account"
+              autoComplete="username"
+              fullWidth
+              required
+              value={account}
+              onChange={(e) => setAccount(e.target.value)}
+            />
+            <TextField
+              label={text.password}
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              fullWidth
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+            <SliderCaptcha key={captchaKey} account={captchaAccount} onToken={onToken} />
+            {error && (
+              <Alert severity="error" sx={{ width: '100%' }}>
+                {error}
+              </Alert>
+            )}
+            <Button type="submit" variant="contained" fullWidth disabled={!captchaToken || busy}>
+              {text.signIn}
+            </Button>
+          </CardContent>
+        </Card>
+        <Box>
+          {LOCALES.map((choice) => (
+            <Button
+              key={choice.locale}
+              size="small"
+              color="inherit"
+              sx={{ textTransform: 'none' }}
+              aria-pressed={choice.locale === locale}
+              disabled={choice.locale === locale}
+              onClick={() => {
+                storeLocale(choice.locale)
+                setLocale(choice.locale)
+              }}
+            >
+              {choice.name}
+            </Button>
+          ))}
+        </Box>
+      </Box>
+    </LoginTextContext.Provider>
   )
 }

@@ -11,21 +11,7 @@ import {
   Typography,
 } from '@mui/material'
 import type { SecondStepParams } from './authProvider'
-
-/** Every string of the second login step. */
-const TEXT = {
-  title: 'Second step',
-  codeHelp: 'Enter the 6-digit code of your authenticator app.',
-  recoveryHelp: 'Enter one of the recovery codes you kept when you set up the second factor.',
-  code: 'Code',
-  recoveryCode: 'Recovery code',
-  useRecovery: 'Lost your phone? Use a recovery code',
-  useCode: 'Use the authenticator app',
-  remember: 'Remember this device',
-  submit: 'Verify',
-  restart: 'Start again',
-  expired: 'This sign-in has expired or too many codes were wrong: sign in again.',
-}
+import { useLoginText } from './i18n/login'
 
 /**
  * The second login step (docs/clients.md, "The login flow", 5): the mfaToken of the password
@@ -38,6 +24,7 @@ export function TwoFactorStep(props: {
   login: (params: SecondStepParams) => Promise<unknown>
   onRestart: (message?: string) => void
 }) {
+  const TEXT = useLoginText().secondStep
   const [recovery, setRecovery] = useState(false)
   const [value, setValue] = useState('')
   const [remember, setRemember] = useState(false)

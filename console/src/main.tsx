@@ -3,13 +3,16 @@ import { createRoot } from 'react-dom/client'
 import { tokens } from './api'
 import { authProvider, type LoginParams } from './authProvider'
 import { LoginPage } from './LoginPage'
+import { currentLocale } from './i18n/errors'
 
 const root = createRoot(document.getElementById('root')!)
 
 /** react-admin and every page: a chunk of its own, loaded once there is a session to show. */
 const loadAdmin = () => import('./App')
 async function showAdmin() {
-  const { App } = await loadAdmin()
+  const { App, i18nProvider } = await loadAdmin()
+  // The console's code may have loaded before the language was switched on the login page.
+  await i18nProvider.changeLocale(currentLocale())
   root.render(
     <StrictMode>
       <App />

@@ -801,6 +801,29 @@ test.group('Console in Chromium', (group) => {
     await sleep(2500) // react-query's first retry would come after 1 s, the second after 3 s
     assert.deepEqual(meCalls, [401])
     assert.isNull(await page.evaluate(() => localStorage.getItem('rbac.token')))
+
+    // The login page in Chinese, switched on the page; the console opens in it.
+    await page.getByRole('button', { name: '简体中文' }).click()
+    await page.getByRole('button', { name: '登录' }).waitFor()
+    await page.getByLabel('账号').waitFor()
+    await page.getByText('输入账号后加载拼图').waitFor()
+    assert.equal(await page.evaluate(() => localStorage.getItem('rbac.locale')), 'zh')
+    const admin = await seededAdmin()
+    const session = await sessionToken(admin.id)
+    await page.evaluate((value) => localStorage.setItem('rbac.token', value), session.token)
+    await page.goto(`${server.url}/#/`)
+    await page.reload()
+    await page.locator(SIDEBAR).getByText('用户管理').waitFor()
+    // The session ends: the login page again, in Chinese. Switched back to English there after
+    // the console's code was fetched behind it (1.5 s), the console that follows is English too.
+    await db.from('admin_sessions').where('id', session.sessionId).update({ ended_at: Date.now() })
+    await page.reload()
+    await page.getByRole('button', { name: '登录' }).waitFor()
+    await sleep(2500)
+    await page.getByRole('button', { name: 'English' }).click()
+    await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD, { stay: true })
+    await page.locator(SIDEBAR).getByText('Users').waitFor()
+    assert.equal(await page.evaluate(() => localStorage.getItem('rbac.locale')), 'en')
     await context.close()
   })
 

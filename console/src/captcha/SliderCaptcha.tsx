@@ -3,6 +3,7 @@ import type { KeyboardEvent, PointerEvent } from 'react'
 import { Box, Button, LinearProgress, Typography } from '@mui/material'
 import { api, tokens, type Schemas } from '../api'
 import { solvePow, type PowChallenge } from './pow'
+import { useLoginText } from '../i18n/login'
 
 /** POST /api/auth/captcha `data`: the slider, drawn for a solved proof of work. */
 type Slider = Schemas['CaptchaChallenge']
@@ -33,6 +34,7 @@ export function SliderCaptcha({
   account: string
   onToken: (token: string | null) => void
 }) {
+  const text = useLoginText().captcha
   const [slider, setSlider] = useState<Slider | null>(null)
   const [state, setState] = useState<State>('idle')
   const [x, setX] = useState(0)
@@ -106,12 +108,12 @@ export function SliderCaptcha({
         body: { captchaId: slider.captchaId, x: position.current, track, input },
       })
       setState('verified')
-      setMessage('Verified')
+      setMessage(text.verified)
       onToken(data.captchaToken)
     } catch {
       // The slider is spent whatever went wrong: show why briefly, then a new challenge.
       setState('failed')
-      setMessage('Not quite: try again')
+      setMessage(text.failed)
       setTimeout(reload, 800)
     }
   }
@@ -177,12 +179,12 @@ export function SliderCaptcha({
   const hint =
     message ||
     {
-      idle: 'Enter your account to load the puzzle',
-      working: 'Preparing the puzzle…',
-      ready: 'Drag the piece to the gap (or ← →)',
+      idle: text.idle,
+      working: text.working,
+      ready: text.ready,
       dragging: '',
-      verifying: 'Checking…',
-      verified: 'Verified',
+      verifying: text.verifying,
+      verified: text.verified,
       failed: '',
     }[state]
   return (
@@ -278,7 +280,7 @@ export function SliderCaptcha({
           data-testid="captcha-handle"
           role="slider"
           tabIndex={0}
-          aria-label="Puzzle piece: arrow keys move it 1 px, with Shift 10 px; Enter checks"
+          aria-label={text.handle}
           aria-valuemin={0}
           aria-valuemax={maxX}
           aria-valuenow={Math.round(x)}

@@ -124,10 +124,9 @@ export function LoginPage({ login }: { login: (params: LoginParams) => Promise<u
             <Button
               key={choice.locale}
               size="small"
-              color="inherit"
-              sx={{ textTransform: 'none' }}
+              color={choice.locale === locale ? 'primary' : 'inherit'}
+              sx={{ textTransform: 'none', fontWeight: choice.locale === locale ? 600 : 400 }}
               aria-pressed={choice.locale === locale}
-              disabled={choice.locale === locale}
               onClick={() => {
                 storeLocale(choice.locale)
                 setLocale(choice.locale)

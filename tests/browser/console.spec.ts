@@ -807,6 +807,8 @@ test.group('Console in Chromium', (group) => {
     await page.getByRole('button', { name: '登录' }).waitFor()
     await page.getByLabel('账号').waitFor()
     await page.getByText('输入账号后加载拼图').waitFor()
+    await sleep(300) // the buttons' colour transition
+    await page.screenshot({ path: `${SHOTS}/login-zh.png` })
     assert.equal(await page.evaluate(() => localStorage.getItem('rbac.locale')), 'zh')
     const admin = await seededAdmin()
     const session = await sessionToken(admin.id)

@@ -6,6 +6,8 @@ import { isIPv6 } from 'node:net'
  * addresses would give an attacker 2^64 keys). IPv4-mapped IPv6 (::ffff:a.b.c.d) is its IPv4.
  */
 export function addressKey(ip: string): string {
+  // IPv4 (no colon) as it is, before the IPv6 checks: it is on every login and captcha request.
+  if (!ip.includes(':')) return ip
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
   if (mapped) return mapped[1]
   if (!isIPv6(ip)) return ip

@@ -110,14 +110,13 @@ for (const side of sides) {
   // The soak counts GC pauses from --trace-gc lines on the server's stdout.
   const gcLog = SOAK ? openSync(join(ROOT, `tmp/bench-soak-${side}.gc.log`), 'w') : 'ignore'
   // Both as this tree's `npm start` runs the server; the baseline's own settings come after.
-  const [script, ...startFlags] = startScript.args.toReversed()
   const flags = [
-    ...startFlags.toReversed(),
+    ...startScript.args.slice(0, -1),
     ...NODE_FLAGS,
     ...(baseline ? BASELINE_FLAGS : []),
     ...(SOAK ? ['--trace-gc'] : []),
   ]
-  const child = spawn(process.execPath, [...flags, script], {
+  const child = spawn(process.execPath, [...flags, startScript.args.at(-1)!], {
     cwd: builds[side],
     env: { ...appEnv, ...startScript.env, ...(baseline ? BASELINE_ENV : {}), PORT: String(port) },
     stdio: ['ignore', gcLog, 'inherit'],

@@ -2,6 +2,7 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { withRealCommits } from '#tests/helpers/database'
 import { countQueries, createAdmin, sessionToken } from '#tests/helpers/auth'
+import { until } from '#tests/helpers/until'
 
 /*
 | On PostgreSQL, concurrent protected requests share the guard's statement (app/auth/guards/
@@ -16,11 +17,6 @@ test.group(
 
     const me = (client: any, token: string) =>
       client.get('/api/auth/me').header('authorization', `Bearer ${token}`)
-    const until = async (seen: () => boolean) => {
-      for (let waited = 0; !seen() && waited < 10_000; waited += 5) {
-        await new Promise((resolve) => setTimeout(resolve, 5))
-      }
-    }
 
     test('40 concurrent requests of 4 sessions: each answered as its own account', async ({
       client,
@@ -67,11 +63,11 @@ test.group(
         }
         const workers = Array.from({ length: 8 }, worker)
         // Wait on what was seen, not on a clock: a loaded CI machine may answer nothing in 40 ms.
-        await until(() => before > 0)
+        await until('a 200 before the session ends', () => before > 0)
         // Committed behind the app's back, while guard statements are on their way.
         await db.from('admin_sessions').where('id', sessionId).update({ ended_at: Date.now() })
         ended = true
-        await until(() => late.length >= 8)
+        await until('answers sent after it ended', () => late.length >= 8)
         stop = true
         await Promise.all(workers)
         assert.isAbove(before, 0)

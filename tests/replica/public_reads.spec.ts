@@ -9,6 +9,7 @@ import {
   earnCredential,
   fetchJson,
 } from '#tests/helpers/app_process'
+import { until as untilEvery } from '#tests/helpers/until'
 
 const DATABASE = `${env.get('PG_DB_NAME', 'adonis_rbac_test')}_replica`
 
@@ -19,14 +20,9 @@ const DATABASE = `${env.get('PG_DB_NAME', 'adonis_rbac_test')}_replica`
  */
 const replicaPort = Number(process.env.TEST_PG_REPLICA_PORT)
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
+/** The replica catches up in its own time: checked every 100 ms for up to 30 s. */
+const until = (what: string, check: () => Promise<boolean>) =>
+  untilEvery(what, check, { timeoutMs: 30_000, everyMs: 100 })
 
 test.group('Read replica: public reads only', (group) => {
   let primary: pg.Client

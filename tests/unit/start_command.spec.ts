@@ -13,13 +13,11 @@ test.group('How the production server is started', () => {
     const unit = readFileSync('deploy/adonis-rbac.service', 'utf8')
     const execStart = /^ExecStart=\S+ (.*)$/m.exec(unit)![1].split(' ')
     assert.deepEqual(execStart, start.args)
-    const environment = [...unit.matchAll(/^Environment=(\w+)=(.*)$/gm)]
-    for (const [name, value] of Object.entries(start.env)) {
-      assert.deepInclude(
-        environment.map((line) => [line[1], line[2]]),
-        [name, value]
-      )
-    }
+    const environment = [...unit.matchAll(/^Environment=(\w+)=(.*)$/gm)].map((line) => [
+      line[1],
+      line[2],
+    ])
+    for (const pair of Object.entries(start.env)) assert.deepInclude(environment, pair)
     assert.include(start.args, 'bin/server.js')
   })
 

@@ -27,11 +27,7 @@ export default defineConfig({
     () => import('#providers/api_provider'),
   ],
 
-  preloads: [
-    () => import('#start/routes'),
-    () => import('#start/kernel'),
-    { file: () => import('#start/operations'), environment: ['web', 'test'] },
-  ],
+  preloads: [() => import('#start/routes'), () => import('#start/kernel')],
 
   tests: {
     suites: [

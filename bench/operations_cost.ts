@@ -2,9 +2,12 @@
 | node --import @poppinss/ts-exec bench/operations_cost.ts: what the metrics and the access log
 | add to one request (docs/operations.md, "Metrics"), as microseconds per call in a tight loop:
 | the histogram observe with the label values a request has, the access-log line (pino, the app's
-| redaction, a synchronous write to /dev/null) and the same line with LOG_LEVEL=silent, and the
-| delivery of AdonisJS's http:request_completed event (Emittery, awaited one by one).
+| redaction, a synchronous write to /dev/null) and the same line with LOG_LEVEL=silent, and how
+| the work is called: the response's `close` listener the access-log middleware sets, against the
+| delivery of AdonisJS's http:request_completed event it replaced (Emittery, awaited one by one;
+| on-finished's listeners came on top).
 */
+import { EventEmitter } from 'node:events'
 import Emittery from 'emittery'
 import { Histogram, Registry } from 'prom-client'
 import { pino } from 'pino'
@@ -54,6 +57,12 @@ await bench('access-log line, info (sync write to /dev/null)', 200_000, (i) =>
 const silent = pino({ level: 'silent' })
 await bench('access-log line, LOG_LEVEL=silent', 1_000_000, (i) => {
   if (silent.isLevelEnabled('info')) silent.info(line(i), 'request')
+})
+
+await bench('a once("close") listener set and called', 1_000_000, () => {
+  const response = new EventEmitter()
+  response.once('close', () => {})
+  response.emit('close')
 })
 
 const emitter = new Emittery()

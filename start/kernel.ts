@@ -8,11 +8,13 @@ import env from '#start/env'
 server.errorHandler(() => import('#exceptions/handler'))
 
 /**
- * Run on every request, even when no route matches (so a 404 is JSON too).
+ * Run on every request, even when no route matches (so a 404 is JSON too, and logged). No
+ * container-bindings middleware: nothing here injects HttpContext or Logger through the container
+ * (services take what they need as arguments), and binding them cost every request.
  */
 server.use([
+  () => import('#middleware/access_log_middleware'),
   () => import('#middleware/force_json_response_middleware'),
-  () => import('#middleware/container_bindings_middleware'),
   () => import('@adonisjs/cors/cors_middleware'),
 ])
 

@@ -4,47 +4,64 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import bodyParserConfig from '#config/bodyparser'
 import { FieldError } from '#exceptions/api_exception'
+import { isPlainJson, readJsonBody } from '#services/json_body'
 
-/** Returns the path of the first string holding a NUL character, or null. */
-function findNul(value: unknown, path: string, depth = 0): string | null {
+/**
+ * Returns the path of the first string holding a NUL character, or null. With `emptyToNull`, empty
+ * strings in objects and arrays become null on the way (the bodyparser's convertEmptyStringsToNull,
+ * for the JSON bodies read by readJsonBody).
+ */
+function findNul(value: unknown, path: string, emptyToNull = false, depth = 0): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path || 'input' : null
   if (depth > 32 || value === null || typeof value !== 'object') return null
   for (const [key, child] of Object.entries(value)) {
     const childPath = path ? `${path}.${key}` : key
     if (key.includes('\u0000')) return childPath
-    const found = findNul(child, childPath, depth + 1)
+    if (emptyToNull && child === '') (value as Record<string, unknown>)[key] = null
+    const found = findNul(child, childPath, emptyToNull, depth + 1)
     if (found) return found
   }
   return null
 }
 
-/** The bodyparser (a container singleton), run only for the methods it parses (config/bodyparser.ts). */
+/** The bodyparser (a container singleton), for the bodies readJsonBody leaves to it. */
 const bodyParser = await app.container.make(BodyParserMiddleware)
 const BODY_METHODS = new Set<string>(bodyParserConfig.allowedMethods)
 
-function rejectNul(ctx: HttpContext, withBody: boolean) {
-  const field =
-    findNul(ctx.params, '') ??
-    findNul(ctx.request.qs(), '') ??
-    (withBody ? findNul(ctx.request.body(), '') : null)
+function rejectNul(ctx: HttpContext, inBody: string | null) {
+  const field = findNul(ctx.params, '') ?? findNul(ctx.request.qs(), '') ?? inBody
   if (field) throw new FieldError(field, 'NUL characters are not allowed', 'noNullBytes')
+}
+
+/** A plain JSON body (app/services/json_body.ts), set on the request as the bodyparser does. */
+async function readJson(ctx: HttpContext) {
+  const { raw, parsed } = await readJsonBody(ctx.request.request)
+  const nulAt = findNul(parsed, '', true)
+  Object.assign(ctx.request, { __raw_files: {} }) // request.allFiles() expects it
+  ctx.request.setInitialBody(parsed)
+  ctx.request.updateRawBody(raw)
+  ctx.request.bodyType = 'json'
+  rejectNul(ctx, nulAt)
 }
 
 /**
  * The request's input, for every matched route: the body parsed where the method has one (a GET
- * skips the bodyparser altogether), then no NUL character anywhere. No text column accepts one
- * (PostgreSQL refuses it outright, SQLite truncates it in places), and no field of this API needs
- * one: refused at the door, in route params, query string and body, with a 422 instead of a
- * database error.
+ * reads none; a plain JSON body is read by readJsonBody, anything else by the bodyparser), then no
+ * NUL character anywhere. No text column accepts one (PostgreSQL refuses it outright, SQLite
+ * truncates it in places), and no field of this API needs one: refused at the door, in route
+ * params, query string and body, with a 422 instead of a database error.
  */
 export default class RequestInputMiddleware {
   handle(ctx: HttpContext, next: NextFn) {
     if (!BODY_METHODS.has(ctx.request.method())) {
-      rejectNul(ctx, false)
+      rejectNul(ctx, null)
       return next()
     }
+    if (ctx.request.hasBody() && isPlainJson(ctx.request.request)) {
+      return readJson(ctx).then(() => next())
+    }
     return bodyParser.handle(ctx, () => {
-      rejectNul(ctx, true)
+      rejectNul(ctx, findNul(ctx.request.body(), ''))
       return next()
     })
   }

@@ -4,25 +4,23 @@ import { Exception } from '@adonisjs/core/exceptions'
  * An error the API answers on purpose. The handler renders every one of them as
  * `{ errors: [{ code, message }] }` with its status (the error contract: README.md, "HTTP API";
  * the default code per status: CODE_BY_STATUS in handler.ts).
+ *
+ * An answer (401, 404, 429 ...), never a fault to debug: it inherits from AdonisJS's Exception
+ * (so `instanceof Error` and `instanceof Exception` hold, and `toString()` works) but is not built
+ * by the Error constructor, so it has no stack. Building an Error cost a refused login ~0.013 ms of
+ * CPU (about 12 %, measured A/B on the built server), even with `Error.stackTraceLimit` at 0.
  */
-export class ApiException extends Exception {
-  headers?: Record<string, string>
-
-  /**
-   * Without a stack trace: an ApiException is an answer (401, 404, 429 ...), never a fault to
-   * debug, and capturing the stack was a tenth of a refused login's CPU.
-   */
-  constructor(status: number, code: string, message: string, headers?: Record<string, string>) {
-    const limit = Error.stackTraceLimit
-    Error.stackTraceLimit = 0
-    try {
-      super(message, { status, code })
-    } finally {
-      Error.stackTraceLimit = limit
-    }
-    this.headers = headers
-  }
+export interface ApiException extends Exception {}
+export class ApiException {
+  constructor(
+    public status: number,
+    public code: string,
+    public message: string,
+    public headers?: Record<string, string>
+  ) {}
 }
+Object.setPrototypeOf(ApiException.prototype, Exception.prototype)
+ApiException.prototype.name = 'ApiException'
 
 export const unauthorized = (message = 'Authentication required') =>
   new ApiException(401, 'E_UNAUTHORIZED', message)

@@ -4,6 +4,7 @@ import { PERMISSIONS } from '#auth/permissions'
 import { withRealCommits } from '#tests/helpers/database'
 import { createAdmin, freshCredential, sessionToken, superAdminUser } from '#tests/helpers/auth'
 import { startAppProcess } from '#tests/helpers/app_process'
+import { until } from '#tests/helpers/until'
 
 const SECRET = 'metrics-secret-for-tests'
 const NOT_FOUND = { errors: [{ code: 'E_NOT_FOUND', message: 'Resource not found' }] }
@@ -192,6 +193,56 @@ test.group('Operations: access log and 403 warnings (own process, info level)', 
         permission: PERMISSIONS.user.list,
         requestId: 'ops-req-forbidden-1',
       })
+    } finally {
+      await instance.stop()
+    }
+  }).timeout(60_000)
+
+  test('rate-limit refusals: one access-log line per address and route per minute, all counted', async ({
+    assert,
+  }) => {
+    const instance = await startAppProcess({
+      LOG_LEVEL: 'info',
+      LIMIT_LOGIN_FAILURES_PER_IP: '2',
+      METRICS_SECRET: SECRET,
+    })
+    const login = () =>
+      fetch(`${instance.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ account: 'nobody', password: 'x', captchaToken: 'bogus' }),
+      }).then((response) => response.status)
+    try {
+      // Two failures (a bad credential counts against the address), then five refusals.
+      const statuses = []
+      for (let i = 0; i < 7; i++) statuses.push(await login())
+      assert.deepEqual(statuses, [400, 400, 429, 429, 429, 429, 429])
+      const metrics = await fetch(`${instance.url}/api/metrics`, {
+        headers: { 'x-monitoring-secret': SECRET },
+      }).then((response) => response.text())
+      assert.equal(
+        sample(metrics, 'http_request_duration_seconds_count', {
+          route: '/api/auth/login',
+          status: '429',
+        }),
+        5
+      )
+      // A line written after every login's: once it is out, so are theirs.
+      assert.equal((await fetch(`${instance.url}/api/articles`)).status, 200)
+      const access = () =>
+        instance
+          .output()
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line))
+          .filter((line) => line.msg === 'request')
+      await until('the marker line', () => access().some((line) => line.route === '/api/articles'))
+      const lines = access().filter((line) => line.route === '/api/auth/login')
+      assert.deepEqual(
+        lines.map((line) => line.status),
+        [400, 400, 429]
+      )
+      assert.notProperty(lines[2], 'repeated')
     } finally {
       await instance.stop()
     }

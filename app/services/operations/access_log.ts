@@ -1,5 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { httpRequests } from '#services/operations/metrics'
+import { OncePerMinute } from '#services/operations/warning_throttle'
+import { addressKey } from '#services/address_key'
 
 /**
  * Probes answered as expected are counted in the metrics but not logged: a load balancer's
@@ -12,6 +14,14 @@ const QUIET_WHEN_OK = new Set([
   '/api/health/ready',
   '/api/metrics',
 ])
+
+/**
+ * Rate-limit refusals (429) are logged once per (method, route, client address) per minute, the
+ * key's next line carrying `repeated`: the limiter has already decided that address is flooding,
+ * and a line per refused request would hand the flood on to the log (its disk, its CPU). The
+ * metrics still count every one.
+ */
+export const refusalLines = new OncePerMinute()
 
 /**
  * One answered request (its response's `close`, app/middleware/access_log_middleware.ts, with the
@@ -34,6 +44,11 @@ function observeAndLog(ctx: HttpContext, seconds: number) {
   httpRequests.observe({ method, route, status }, seconds)
   if (status < 400 && QUIET_WHEN_OK.has(route)) return
   if (!ctx.logger.isLevelEnabled('info')) return
+  let repeated: number | null | undefined
+  if (status === 429) {
+    repeated = refusalLines.take(`${method}\n${route}\n${addressKey(ctx.request.ip())}`)
+    if (repeated === null) return
+  }
   ctx.logger.info(
     {
       method,
@@ -42,6 +57,7 @@ function observeAndLog(ctx: HttpContext, seconds: number) {
       ms: Math.round(seconds * 10_000) / 10,
       requestId: ctx.request.id(),
       userId: ctx.auth?.use('jwt').userId,
+      repeated: repeated || undefined,
     },
     'request'
   )

@@ -6,7 +6,8 @@ import { ApiException } from '#exceptions/api_exception'
 
 /**
  * The JSON request body, read here rather than by AdonisJS's bodyparser, for the common case
- * only: `application/json`, not compressed. Anything else (multipart, a Content-Encoding) still goes to the bodyparser (app/middleware/request_input_middleware.ts).
+ * only: `application/json`, not compressed. Anything else (multipart, a Content-Encoding) still
+ * goes to the bodyparser (app/middleware/request_input_middleware.ts).
  * Same limit, same prototype-poisoning protection (@poppinss/utils' safeParse), same answers
  * (413 past the limit, 400 for malformed JSON or an aborted body, 422 for a body that is not an
  * object or array). Why: the bodyparser's generic path (raw-body, the charset decoder, a JSON

@@ -1,6 +1,6 @@
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
-import { defineConfig, syncDestination, targets } from '@adonisjs/core/logger'
+import { defineConfig, destination, syncDestination } from '@adonisjs/core/logger'
 
 const loggerConfig = defineConfig({
   default: 'app',
@@ -23,10 +23,15 @@ const loggerConfig = defineConfig({
         ],
         censor: '[redacted]',
       },
-      destination: !app.inProduction ? await syncDestination() : undefined,
-      transport: {
-        targets: [targets.file({ destination: 1 })],
-      },
+      // Production writes stdout from the main thread, asynchronously (sonic-boom), not through a
+      // pino transport: a transport is a worker thread with its own V8 heap (~15 MB resident) and
+      // costs twice the CPU per line. Lines wait in memory while stdout is busy; past 16 MB (a
+      // reader stuck for a long while) new lines are dropped rather than the server blocked, where
+      // a transport's full buffer blocks the event loop. Both flush on a normal exit and both lose
+      // what is in flight on a hard kill (docs/operations.md).
+      destination: app.inProduction
+        ? destination({ dest: 1, sync: false, maxLength: 16 * 1024 * 1024 })
+        : await syncDestination(),
     },
   },
 })

@@ -26,9 +26,9 @@ const loggerConfig = defineConfig({
       // Production writes stdout from the main thread, asynchronously (sonic-boom), not through a
       // pino transport: a transport is a worker thread with its own V8 heap (~15 MB resident) and
       // costs twice the CPU per line. Lines wait in memory while stdout is busy; past 16 MB (a
-      // reader stuck for a long while) new lines are dropped rather than the server blocked, where
-      // a transport's full buffer blocks the event loop. Both flush on a normal exit and both lose
-      // what is in flight on a hard kill (docs/operations.md).
+      // reader stuck for a long while) new lines are dropped rather than memory growing (a
+      // transport queues up to 512 MB, then blocks the event loop). Both flush on a normal exit
+      // and both lose what is in flight on a hard kill (docs/operations.md, "Access log").
       destination: app.inProduction
         ? destination({ dest: 1, sync: false, maxLength: 16 * 1024 * 1024 })
         : await syncDestination(),

@@ -21,12 +21,18 @@ const issuer = env.get('JWT_ISSUER', 'adonis-rbac')
 const audience = env.get('JWT_AUDIENCE', 'adonis-rbac-admin')
 const UNAUTHORIZED = 'E_UNAUTHORIZED'
 
+/**
+ * The session the forged tokens name (`jti`): a real one of the row's victim, set before each row,
+ * so that a forged token is refused only for what its row changes (the pass test below).
+ */
+let victimSession = ''
 /** The claims of a valid token for `user`, with some changed (`undefined`: left out). */
 const claims = (user: User | { id: string }, changes: Record<string, unknown> = {}) =>
   Object.fromEntries(
     Object.entries({
       sub: String(user.id),
       tokenVersion: 0,
+      jti: victimSession,
       iat: now(),
       exp: now() + 600,
       iss: issuer,
@@ -84,6 +90,12 @@ test.group('JWT guard: attacks on the token', (group) => {
         header: (user: User) =>
           forged(claims(user), { secret: 'another-secret-that-is-long-enough-0123456789' }),
       },
+      {
+        // Signed with the right secret, but not with the header tokens are signed with here.
+        name: 'a header this service never signs with (a kid added)',
+        header: async (user: User) =>
+          `Bearer ${await forgeToken(claims(user), { header: { kid: 'k1' } })}`,
+      },
       { name: 'missing exp', header: (user: User) => forged(claims(user, { exp: undefined })) },
       { name: 'missing iat', header: (user: User) => forged(claims(user, { iat: undefined })) },
       {
@@ -140,6 +152,7 @@ test.group('JWT guard: attacks on the token', (group) => {
     ])
     .run(async ({ client, assert }, row) => {
       const user = await createAdmin('victim', { roles: ['super_admin'] })
+      victimSession = (await sessionToken(user.id, 0)).sessionId
       const header = await row.header(user)
       const request = client.get('/api/auth/me')
       if (header) request.header('authorization', header)
@@ -148,6 +161,17 @@ test.group('JWT guard: attacks on the token', (group) => {
       assert.equal(response.body().errors[0].code, UNAUTHORIZED)
       assert.lengthOf(response.body().errors, 1)
     })
+
+  test('a token forged with the right secret, header and claims passes (the refusals above are for their own change)', async ({
+    client,
+  }) => {
+    const user = await createAdmin('victim', { roles: ['super_admin'] })
+    victimSession = (await sessionToken(user.id, 0)).sessionId
+    const response = await client
+      .get('/api/auth/me')
+      .header('authorization', await forged(claims(user)))
+    response.assertStatus(200)
+  })
 
   test('a valid token for an enabled user with the current tokenVersion passes', async ({
     client,

@@ -52,14 +52,21 @@ test.group('Operations: graceful shutdown', (group) => {
 
       // Logins of one account run one at a time (argon2id each): 50 of them take seconds.
       let signalledAt = 0
+      let firstAnswered = () => {}
+      const first = new Promise<void>((resolve) => (firstAnswered = resolve))
       const answers = credentials.map(async (captchaToken) => {
         const answer = await fetchJson(`${instance.url}/api/auth/login`, {
           method: 'POST',
           body: JSON.stringify({ account: ADMIN_ACCOUNT, password: ADMIN_PASSWORD, captchaToken }),
         }).catch((error: Error) => ({ status: 0, body: String(error.cause ?? error) }))
+        firstAnswered()
         return { ...answer, at: performance.now() }
       })
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      // The signal waits for the first answer (one argon2 hash, the event loop idle meanwhile):
+      // by then every connection has been accepted. A fixed 300 ms was too short on a slow
+      // machine, and a connection still in the listen backlog is a new connection to a closing
+      // server: reset, as the drain intends.
+      await first
       const exited = exitOf(instance)
       signalledAt = performance.now()
       instance.child.kill('SIGTERM')

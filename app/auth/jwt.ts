@@ -7,12 +7,12 @@ import { named, s } from '#openapi/schema'
 
 export type AdminTokenClaims = { userId: number; tokenVersion: number; sessionId: string }
 
-const key = new TextEncoder().encode(adminAuthConfig.jwt.secret)
+/** The secret as one node:crypto key: jose signs and verifies with it, signedHere() HMACs with it. */
+const key = createSecretKey(Buffer.from(adminAuthConfig.jwt.secret, 'utf8'))
 const { issuer, audience, ttl } = adminAuthConfig.jwt
 /** The protected header of every token signed here. */
 const HEADER = { alg: 'HS256', typ: 'JWT' } as const
 const HEADER_SEGMENT = `${Buffer.from(JSON.stringify(HEADER)).toString('base64url')}.`
-const hmacKey = createSecretKey(key)
 
 /** Response contract (OpenAPI) of signAdminToken(): login and password change return it. */
 export const tokenSchema = named(
@@ -92,7 +92,7 @@ async function verify(token: string): Promise<Verified | null> {
 function signedHere(token: string) {
   const dot = token.lastIndexOf('.')
   if (!token.startsWith(HEADER_SEGMENT) || dot <= HEADER_SEGMENT.length) return false
-  const expected = createHmac('sha256', hmacKey).update(token.slice(0, dot)).digest()
+  const expected = createHmac('sha256', key).update(token.slice(0, dot)).digest()
   const given = Buffer.from(token.slice(dot + 1), 'base64url')
   return given.length === expected.length && timingSafeEqual(given, expected)
 }

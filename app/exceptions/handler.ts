@@ -82,7 +82,6 @@ export default class HttpExceptionHandler extends ExceptionHandler {
       ctx.logger.error(
         {
           err: error,
-          requestId: ctx.request.id(),
           method: ctx.request.method(),
           url: ctx.request.url(),
         },
@@ -113,7 +112,6 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (repeated === null) return
     ctx.logger.warn(
       {
-        requestId: ctx.request.id(),
         userId,
         apiTokenId: ctx.auth?.use('jwt').apiTokenId,
         permission: permissionOf(ctx.route) ?? undefined,
@@ -134,7 +132,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     try {
       await recordRefusal(ctx, reason)
     } catch (error) {
-      ctx.logger.error({ err: error, requestId: ctx.request.id() }, 'audit refusal not recorded')
+      ctx.logger.error({ err: error }, 'audit refusal not recorded')
     }
   }
 

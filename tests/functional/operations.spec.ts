@@ -163,7 +163,7 @@ test.group('Operations: access log and 403 warnings (own process, info level)', 
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line))
       const access = lines.filter((line) => line.msg === 'request')
-      const byId = (id: string) => access.filter((line) => line.requestId === id)
+      const byId = (id: string) => access.filter((line) => line.request_id === id)
 
       assert.deepInclude(byId('ops-req-articles-1')[0], {
         level: 30,
@@ -191,7 +191,7 @@ test.group('Operations: access log and 403 warnings (own process, info level)', 
         level: 40,
         userId: clerk.id,
         permission: PERMISSIONS.user.list,
-        requestId: 'ops-req-forbidden-1',
+        request_id: 'ops-req-forbidden-1',
       })
     } finally {
       await instance.stop()

@@ -55,7 +55,6 @@ function observeAndLog(ctx: HttpContext, seconds: number) {
       route,
       status,
       ms: Math.round(seconds * 10_000) / 10,
-      requestId: ctx.request.id(),
       userId: ctx.auth?.use('jwt').userId,
       repeated: repeated || undefined,
     },

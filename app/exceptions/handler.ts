@@ -63,7 +63,9 @@ export const forbiddenWarnings = new OncePerMinute()
 
 /**
  * Every error leaves in the error contract (README.md, "HTTP API"):
- * `{ errors: [{ code, message, field?, rule? }] }`.
+ * `{ errors: [{ code, message, field?, rule? }] }`, as JSON whatever the client's Accept header
+ * asks for: handle() renders every error itself and never calls the exceptions' own handle()
+ * methods, which negotiate HTML (AdonisJS's, Bouncer's, the limiter's).
  * 5xx bodies never carry SQL, stack traces or driver messages; the details go to the log with
  * the request id.
  */

@@ -6,7 +6,9 @@ import Menu from '#models/menu'
 import User from '#models/user'
 import { ALL_PERMISSION_CODES } from '#auth/permissions'
 import { isolate } from '#tests/helpers/database'
-import { countQueries } from '#tests/helpers/auth'
+import proxyAddr from 'proxy-addr'
+import { http } from '#config/app'
+import { countQueries, userWithPermissions } from '#tests/helpers/auth'
 import env from '#start/env'
 import { READY_REUSE_MS } from '#start/health'
 import { freePort, startAppProcess, runAce } from '#tests/helpers/app_process'
@@ -82,6 +84,54 @@ test.group('Foundation: health and the error contract', (group) => {
     assert.deepEqual(response.body(), {
       errors: [{ code: 'E_NOT_FOUND', message: 'Resource not found' }],
     })
+  })
+
+  test('errors stay JSON in the error contract when the client asks for HTML', async ({
+    client,
+    assert,
+  }) => {
+    // Each of these errors' own handle() would negotiate an HTML page (AdonisJS's route-not-found,
+    // Bouncer's, VineJS's, the limiter's): the handler renders them all itself.
+    const { user: clerk } = await userWithPermissions([])
+    const html = 'text/html,application/xhtml+xml,*/*;q=0.8'
+    const search = () =>
+      client
+        .get('/api/articles')
+        .qs({ keyword: 'negotiated' })
+        .header('x-forwarded-for', '198.51.100.61')
+        .header('accept', html)
+    const saved = http.trustProxy
+    http.trustProxy = proxyAddr.compile('loopback') // X-Forwarded-For names a client of its own
+    let throttled
+    try {
+      for (let i = 0; i <= env.get('LIMIT_SEARCH_PER_MINUTE', 60) && !throttled; i++) {
+        const response = await search()
+        if (response.status() === 429) throttled = response
+      }
+    } finally {
+      http.trustProxy = saved
+    }
+    const answers = [
+      [await client.get('/api/does-not-exist').header('accept', html), 404, 'E_NOT_FOUND'],
+      [await client.get('/api/auth/me').header('accept', html), 401, 'E_UNAUTHORIZED'],
+      [
+        await client.get('/api/admin/users').loginAs(clerk).header('accept', html),
+        403,
+        'E_FORBIDDEN',
+      ],
+      [
+        await client.post('/api/auth/login').json({}).header('accept', html),
+        422,
+        'E_VALIDATION_ERROR',
+      ],
+      [throttled!, 429, 'E_TOO_MANY_REQUESTS'],
+    ] as const
+    for (const [response, status, code] of answers) {
+      assert.exists(response, String(status))
+      response.assertStatus(status)
+      assert.match(response.header('content-type') ?? '', /^application\/json/, String(status))
+      assert.equal(response.body().errors[0].code, code)
+    }
   })
 
   test('a database failure on readiness is a 5xx in the error contract, without SQL', async ({
@@ -181,5 +231,56 @@ test.group('Foundation: configuration', () => {
 
     const good = run('a-secret-that-is-long-enough-for-hs256-0123456789')
     assert.equal(good.status, 0, good.output)
+  }).timeout(60_000)
+})
+
+test.group('Foundation: CORS', () => {
+  const preflight = (url: string, origin: string) =>
+    fetch(`${url}/api/auth/login`, {
+      method: 'OPTIONS',
+      headers: {
+        'origin': origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,authorization',
+      },
+    })
+
+  test('an origin listed in CORS_ORIGINS may call the API from a browser; another may not', async ({
+    assert,
+  }) => {
+    const url = `http://${env.get('HOST')}:${env.get('PORT')}`
+    const [listed] = (env.get('CORS_ORIGINS') ?? '').split(',')
+    const allowed = await preflight(url, listed)
+    assert.equal(allowed.status, 204)
+    assert.equal(allowed.headers.get('access-control-allow-origin'), listed)
+    assert.include(allowed.headers.get('access-control-allow-methods') ?? '', 'POST')
+    assert.include(allowed.headers.get('access-control-allow-headers') ?? '', 'authorization')
+    const simple = await fetch(`${url}/api/health/live`, { headers: { origin: listed } })
+    assert.equal(simple.headers.get('access-control-allow-origin'), listed)
+    assert.include(simple.headers.get('access-control-expose-headers') ?? '', 'x-request-id')
+
+    const other = 'https://attacker.example'
+    assert.isNull((await preflight(url, other)).headers.get('access-control-allow-origin'))
+    const refused = await fetch(`${url}/api/health/live`, { headers: { origin: other } })
+    assert.isNull(refused.headers.get('access-control-allow-origin'))
+  })
+
+  test('without CORS_ORIGINS no origin gets an Access-Control header (the middleware is not installed)', async ({
+    assert,
+  }) => {
+    const instance = await startAppProcess({ CORS_ORIGINS: '' })
+    try {
+      const origin = 'http://localhost:5173'
+      const answer = await preflight(instance.url, origin)
+      assert.equal(answer.status, 404)
+      assert.deepEqual(await answer.json(), {
+        errors: [{ code: 'E_NOT_FOUND', message: 'Resource not found' }],
+      })
+      const simple = await fetch(`${instance.url}/api/health/live`, { headers: { origin } })
+      assert.equal(simple.status, 200)
+      for (const [name] of simple.headers) assert.notMatch(name, /^access-control-/)
+    } finally {
+      await instance.stop()
+    }
   }).timeout(60_000)
 })

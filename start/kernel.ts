@@ -14,7 +14,7 @@ server.errorHandler(() => import('#exceptions/handler'))
  * - no container-bindings middleware: nothing injects HttpContext or Logger through the container
  *   (services take what they need as arguments);
  * - no force-JSON middleware: the error handler renders every error as JSON itself, whatever the
- *   Accept header says (app/exceptions/handler.ts), and every other answer is JSON by design;
+ *   Accept header says (app/exceptions/handler.ts); other answers have the type their route sets;
  * - CORS only where CORS_ORIGINS lists origins (none by default: the console is served from the
  *   API's own origin). Without it a cross-origin browser gets no Access-Control-* header, as the
  *   CORS middleware with an empty list answered, and its preflight is an unmatched 404.

@@ -31,13 +31,18 @@ export function sendFrom(
       (res) => {
         let text = ''
         res.on('data', (chunk) => (text += chunk))
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode!,
-            body: text ? JSON.parse(text) : null,
-            headers: res.headers,
-          })
-        )
+        res.on('end', () => {
+          // A throw here would escape the promise: the test would wait for its timeout instead.
+          try {
+            resolve({
+              status: res.statusCode!,
+              body: text ? JSON.parse(text) : null,
+              headers: res.headers,
+            })
+          } catch {
+            reject(new Error(`${method} ${path}: ${res.statusCode}, not JSON: ${text.slice(0, 200)}`))
+          }
+        })
       }
     )
     req.on('error', reject)

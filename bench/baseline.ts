@@ -17,8 +17,8 @@
 |
 | Memory: BENCH_SOAK=<seconds> then soaks both servers at once under the same fixed-rate mixed
 | load (BENCH_SOAK_RATE/s, default 300, plus /me alone at a sixth of it) and reports RSS (after
-| the first minute, at the end, highest), the share of the server's CPU spent in GC pauses
-| (--trace-gc) and /me's p99. BENCH_BASELINE_FLAGS and BENCH_BASELINE_ENV ("K=V K=V") apply to
+| the first minute, at the end, highest), its private part (RssAnon: at the end, highest), the
+| share of the server's CPU spent in GC pauses (--trace-gc) and /me's p99. BENCH_BASELINE_FLAGS and BENCH_BASELINE_ENV ("K=V K=V") apply to
 | the baseline server only, after `npm start`'s: `--baseline HEAD` with them compares settings on
 | one build (Node's defaults: BENCH_BASELINE_ENV=MALLOC_ARENA_MAX= with
 | BENCH_BASELINE_FLAGS=--max-semi-space-size=0). BENCH_RUNS=0 skips the rounds.
@@ -33,7 +33,7 @@ import { createDataset } from './dataset.js'
 import { answerOf, benchAppEnv, benchDbConfig, ensurePgDatabase, openDb } from './db.js'
 import { freePort, send, waitUntilUp } from './http.js'
 import { type Run, type Scenario, load, measuredRun } from './measure.js'
-import { cpuMsOf, median, round2, rssMbOf, startCommand } from './processes.js'
+import { anonMbOf, cpuMsOf, median, round2, rssMbOf, startCommand } from './processes.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const rev = process.argv[process.argv.indexOf('--baseline') + 1]
@@ -235,8 +235,12 @@ if (SOAK) {
     sides.map((side) => [side, { cpu: cpuMsOf(servers[side].pid), gc: gcMs(side) }])
   )
   const rss: Record<Side, number[]> = { this: [], baseline: [] }
+  const anon: Record<Side, number[]> = { this: [], baseline: [] }
   const sampler = setInterval(() => {
-    for (const side of sides) rss[side].push(rssMbOf(servers[side].pid))
+    for (const side of sides) {
+      rss[side].push(rssMbOf(servers[side].pid))
+      anon[side].push(anonMbOf(servers[side].pid))
+    }
   }, 10_000)
   const loads = sides.flatMap((side) => [
     load(servers[side].base, { path: '/', requests: mix, overallRate: SOAK_RATE }, SOAK, 6),
@@ -263,6 +267,8 @@ if (SOAK) {
       rssAfterMinuteMb: rss[side][5],
       rssEndMb: rss[side].at(-1),
       rssMaxMb: Math.max(...rss[side]),
+      anonEndMb: anon[side].at(-1),
+      anonMaxMb: Math.max(...anon[side]),
       gcPauseShareOfCpu: round2((gc / Math.max(1, cpu)) * 100),
       cpuMsPerRequest: round2(cpu / Math.max(1, mixed.total + me.total)),
     }

@@ -40,7 +40,9 @@ export function sendFrom(
               headers: res.headers,
             })
           } catch {
-            reject(new Error(`${method} ${path}: ${res.statusCode}, not JSON: ${text.slice(0, 200)}`))
+            reject(
+              new Error(`${method} ${path}: ${res.statusCode}, not JSON: ${text.slice(0, 200)}`)
+            )
           }
         })
       }

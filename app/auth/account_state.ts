@@ -1,5 +1,6 @@
 import User from '#models/user'
 import adminAuthConfig from '#config/admin_auth'
+import type { Requirement } from '#auth/account_requirements'
 
 /**
  * What the guard decides from an account row (enabled, tokenVersion, pending requirements),
@@ -21,7 +22,12 @@ export class AccountState {
   /** passwordExpiresAt in epoch ms, null without one. */
   readonly #passwordExpiresAt: number | null
   /** The `/me` body last built on this state (app/controllers/auth/me_controller.ts). */
-  meBody?: { snapshot: object; passwordChangeRequired: boolean; bytes: Buffer }
+  meBody?: {
+    snapshot: object
+    passwordChangeRequired: boolean
+    pending: Requirement | null
+    bytes: Buffer
+  }
 
   constructor(
     /** The column values it was derived from, in userColumnNames() order. */

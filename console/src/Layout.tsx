@@ -26,7 +26,7 @@ import Person from '@mui/icons-material/Person'
 import Settings from '@mui/icons-material/Settings'
 import type { Me, MenuNode } from './authProvider'
 import { PAGES } from './pages'
-import { AccountMenuItem, SecondFactorFirst } from './pages/account/common'
+import { ACCOUNT_ROUTES, AccountMenuItem } from './pages/account/common'
 
 /** Icon names stored on menu nodes (RuoYi-style names from the seed) mapped to MUI icons. */
 const ICONS: Record<string, ReactNode> = {
@@ -101,20 +101,25 @@ const MyUserMenu = () => (
 // Its default toolbar holds the language switcher (two locales in i18n/) and the refresh button.
 const MyAppBar = () => <AppBar userMenu={<MyUserMenu />} />
 
-/** An account whose password an administrator chose (or that expired) changes it first. */
-function PasswordFirst({ children }: { children: ReactNode }) {
+/** Where an account with a pending requirement (/me) settles it; the server refuses it the rest. */
+const SETTLED_AT = {
+  E_PASSWORD_CHANGE_REQUIRED: '/password',
+  E_2FA_SETUP_REQUIRED: ACCOUNT_ROUTES.twoFactor,
+} as const
+
+/** A password someone else chose (or that expired), or a required second factor, comes first. */
+function RequirementFirst({ children }: { children: ReactNode }) {
   const { permissions } = usePermissions<Me>()
   const { pathname } = useLocation()
-  if (permissions?.user.passwordChangeRequired && pathname !== '/password') {
-    return <Navigate to="/password" replace />
+  const pending = permissions?.pendingRequirement
+  if (pending && pathname !== SETTLED_AT[pending]) {
+    return <Navigate to={SETTLED_AT[pending]} replace />
   }
   return children
 }
 
 export const Layout = ({ children }: { children: ReactNode }) => (
   <RaLayout menu={Sidebar} appBar={MyAppBar}>
-    <PasswordFirst>
-      <SecondFactorFirst>{children}</SecondFactorFirst>
-    </PasswordFirst>
+    <RequirementFirst>{children}</RequirementFirst>
   </RaLayout>
 )

@@ -720,7 +720,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller: profile, roles, sidebar menu tree (no buttons), permission codes */
+        /** The caller: profile, pending requirement, roles, sidebar tree, permission codes */
         get: operations["auth.me"];
         put?: never;
         post?: never;
@@ -3409,6 +3409,8 @@ export interface operations {
                     "application/json": {
                         data: {
                             user: components["schemas"]["CurrentUser"];
+                            /** @description What the account must do before the routes that refuse it with this code answer it (a forced password change first); null when nothing is pending */
+                            pendingRequirement: ("E_PASSWORD_CHANGE_REQUIRED" | "E_2FA_SETUP_REQUIRED") | null;
                             roles: {
                                 id: number;
                                 code: string;

@@ -245,7 +245,7 @@ test.group('JWT guard: every request re-reads the database', (group) => {
     assert.equal((await codes()).status, 401)
   })
 
-  test('/me returns the profile, every role with its status, the sidebar tree without buttons, and the codes', async ({
+  test('/me returns the profile, what is pending, every role with its status, the sidebar tree without buttons, and the codes', async ({
     client,
     assert,
   }) => {
@@ -253,7 +253,15 @@ test.group('JWT guard: every request re-reads the database', (group) => {
     const response = await client.get('/api/auth/me').loginAs(admin)
     response.assertStatus(200)
     const { data } = response.body()
-    assert.sameMembers(Object.keys(data), ['user', 'roles', 'menus', 'permissions'])
+    assert.sameMembers(Object.keys(data), [
+      'user',
+      'pendingRequirement',
+      'roles',
+      'menus',
+      'permissions',
+    ])
+    // The seeded administrator's forced change is done in the test baseline (nothing pending).
+    assert.isNull(data.pendingRequirement)
     assert.sameMembers(Object.keys(data.user), [
       'id',
       'account',

@@ -6,6 +6,7 @@ import User from '#models/user'
 import adminAuthConfig from '#config/admin_auth'
 import CurrentUserTransformer from '#transformers/auth/current_user_transformer'
 import { createAdmin, forgeToken, sessionToken } from '#tests/helpers/auth'
+import { requiring2fa } from '#tests/helpers/two_factor'
 
 // verifyAdminToken() keeps verified tokens (app/auth/jwt.ts): these tests warm it first, then
 // prove that nothing a token's owner or an administrator can revoke outlives the next request.
@@ -130,4 +131,28 @@ test.group('JWT guard: account state and /me bytes reused, never stale', (group)
       adminAuthConfig.passwords.maxAgeDays = before
     }
   }).timeout(15_000)
+
+  test('AUTH_REQUIRE_2FA (a runtime setting) and the factor move pendingRequirement', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createAdmin('memo-pending')
+    const { token } = await sessionToken(user.id)
+    const pending = async () => {
+      const response = await client.get('/api/auth/me').header('authorization', `Bearer ${token}`)
+      response.assertStatus(200)
+      return response.body().data.pendingRequirement
+    }
+    await requiring2fa('none', async () => assert.isNull(await pending()))
+    await requiring2fa('all', async () => {
+      assert.equal(await pending(), 'E_2FA_SETUP_REQUIRED')
+      await db
+        .from('users')
+        .where('id', user.id)
+        .update({ two_factor_confirmed_at: stamp(DateTime.now()) })
+      assert.isNull(await pending())
+      await db.from('users').where('id', user.id).update({ password_change_required: true })
+      assert.equal(await pending(), 'E_PASSWORD_CHANGE_REQUIRED')
+    })
+  })
 })

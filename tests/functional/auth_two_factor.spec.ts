@@ -289,7 +289,14 @@ test.group('Second factor (TOTP)', (group) => {
           (await client.get('/api/auth/me/grantable-menus').loginAs(admin)).status(),
           403
         )
-        ;(await client.get('/api/auth/me').loginAs(admin)).assertStatus(200)
+        // /me answers, and says what is pending (the console routes by it).
+        const pendingOf = async (user: User) => {
+          const answer = await client.get('/api/auth/me').loginAs(user)
+          answer.assertStatus(200)
+          return answer.body().data.pendingRequirement
+        }
+        assert.equal(await pendingOf(admin), 'E_2FA_SETUP_REQUIRED')
+        assert.equal(await pendingOf(plain), required === 'all' ? 'E_2FA_SETUP_REQUIRED' : null)
 
         const setup = await client
           .post('/api/auth/2fa/setup')
@@ -303,6 +310,7 @@ test.group('Second factor (TOTP)', (group) => {
         confirm.assertStatus(200)
         const enrolledAdmin = await User.findOrFail(admin.id)
         ;(await client.get('/api/admin/users').loginAs(enrolledAdmin)).assertStatus(200)
+        assert.isNull(await pendingOf(enrolledAdmin))
       })
     })
 

@@ -114,6 +114,7 @@ test.group('Password lifecycle: /me and expiry', (group) => {
       passwordExpiresAt: null,
       avatarUrl: null,
     })
+    assert.isNull(me.body().data.pendingRequirement)
   })
 
   test('PASSWORD_MAX_AGE_DAYS: {name}')
@@ -130,6 +131,10 @@ test.group('Password lifecycle: /me and expiry', (group) => {
       const me = await client.get('/api/auth/me').loginAs(user)
       me.assertStatus(200)
       assert.equal(me.body().data.user.passwordChangeRequired, row.pending)
+      assert.equal(
+        me.body().data.pendingRequirement,
+        row.pending ? 'E_PASSWORD_CHANGE_REQUIRED' : null
+      )
       const expiresAt = me.body().data.user.passwordExpiresAt
       if (row.maxAge === 0) assert.isNull(expiresAt)
       else {

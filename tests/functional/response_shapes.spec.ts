@@ -20,6 +20,7 @@ import AuditLogTransformer from '#transformers/admin/audit_log_transformer'
 import LoginLogTransformer from '#transformers/admin/login_log_transformer'
 import SessionTransformer from '#transformers/admin/session_transformer'
 import CurrentUserTransformer from '#transformers/auth/current_user_transformer'
+import { pendingRequirement } from '#auth/account_requirements'
 import OwnSessionTransformer from '#transformers/auth/own_session_transformer'
 import PublicArticleTransformer from '#transformers/public/article_transformer'
 import { ArticleFactory } from '#database/factories/article_factory'
@@ -125,6 +126,7 @@ async function transformed() {
       '/api/auth/me',
       {
         user: new CurrentUserTransformer(admin).toObject(),
+        pendingRequirement: pendingRequirement(admin, snapshot),
         ...JSON.parse(`{${snapshot.toJsonFragment()}}`),
       },
     ],

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import CurrentUserTransformer, { meSchema } from '#transformers/auth/current_user_transformer'
 import { contract } from '#openapi/contract'
+import { pendingRequirement } from '#auth/account_requirements'
 import MenuService from '#services/admin/menu_service'
 import { MenuTreeTransformer, menuTreeSchema } from '#transformers/admin/menu_transformer'
 
@@ -9,7 +10,7 @@ import { MenuTreeTransformer, menuTreeSchema } from '#transformers/admin/menu_tr
 export default class MeController {
   static contract = contract({
     show: {
-      summary: 'The caller: profile, roles, sidebar menu tree (no buttons), permission codes',
+      summary: 'The caller: profile, pending requirement, roles, sidebar tree, permission codes',
       data: meSchema,
     },
     grantable: {
@@ -24,8 +25,9 @@ export default class MeController {
   constructor(protected menus: MenuService) {}
 
   /**
-   * The current account state, as the guard re-read it for this request: profile, every assigned
-   * role with its status, the sidebar tree (buttons excluded) and the permission codes.
+   * The current account state, as the guard re-read it for this request: profile, what it must
+   * do before anything else (app/auth/account_requirements.ts, the gate's own rule), every
+   * assigned role with its status, the sidebar tree (buttons excluded) and the permission codes.
    * No query beyond the guard's (1 when the access version did not move).
    */
   async show({ auth, response }: HttpContext) {
@@ -34,14 +36,20 @@ export default class MeController {
     const snapshot = guard.getAccessOrFail()
     // The bytes are reused while everything in them is unchanged: the account row (the state is
     // replaced when any column moves), the snapshot (one per access version) and the one field
-    // that moves with the clock. Else built from the model and the snapshot's fragment.
+    // that moves with the clock, and the pending requirement they and the configuration decide.
+    // Else built from the model and the snapshot's fragment.
     const passwordChangeRequired = account.passwordChangeRequired
+    const pending = pendingRequirement(account, snapshot)
     let body = account.meBody
-    if (body?.snapshot !== snapshot || body.passwordChangeRequired !== passwordChangeRequired) {
+    if (
+      body?.snapshot !== snapshot ||
+      body.passwordChangeRequired !== passwordChangeRequired ||
+      body.pending !== pending
+    ) {
       const user = JSON.stringify(new CurrentUserTransformer(guard.getUserOrFail()).toObject())
       // The access part is serialized once per access version (AccessSnapshot.toJsonFragment).
-      const json = `{"data":{"user":${user},${snapshot.toJsonFragment()}}}`
-      body = { snapshot, passwordChangeRequired, bytes: Buffer.from(json) }
+      const json = `{"data":{"user":${user},"pendingRequirement":${JSON.stringify(pending)},${snapshot.toJsonFragment()}}}`
+      body = { snapshot, passwordChangeRequired, pending, bytes: Buffer.from(json) }
       account.meBody = body
     }
     response.header('Cache-Control', 'no-store')

@@ -2,6 +2,7 @@ import type User from '#models/user'
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import { enabledStatus, named, s, shape } from '#openapi/schema'
 import { roleSummary } from '#transformers/admin/role_transformer'
+import { REQUIREMENTS } from '#auth/account_requirements'
 import { sidebarMenuSchema } from '#transformers/admin/menu_transformer'
 
 /** The signed-in administrator's own profile; the admin User shape extends it. */
@@ -22,6 +23,12 @@ export const currentUser = shape({
 export const currentUserSchema = named('CurrentUser', currentUser.schema)
 export const meSchema = s.object({
   user: currentUserSchema,
+  pendingRequirement: {
+    ...s.nullable(s.enum(REQUIREMENTS)),
+    description:
+      'What the account must do before the routes that refuse it with this code answer it (a ' +
+      'forced password change first); null when nothing is pending',
+  },
   roles: s.array(roleSummary.schema),
   menus: s.array(sidebarMenuSchema),
   permissions: s.array(s.string()),

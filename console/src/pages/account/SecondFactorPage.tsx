@@ -13,7 +13,7 @@ import {
 import { Alert, Box, Card, CardContent, Chip, Typography } from '@mui/material'
 import { api } from '../../api'
 import type { Me } from '../../authProvider'
-import { AccountPage, ShownOnce, codeOf, useAccountChanged, useProfile } from './common'
+import { AccountPage, ShownOnce, useAccountChanged } from './common'
 
 /** Every string of the second-factor page. */
 const TEXT = {
@@ -54,8 +54,8 @@ export function SecondFactorPage() {
   const changed = useAccountChanged()
   const [setup, setSetup] = useState<Setup | null>(null)
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null)
-  // The guard's probe (common.tsx): set when AUTH_REQUIRE_2FA sent the person here.
-  const forced = codeOf(useProfile(false).error) === 'E_2FA_SETUP_REQUIRED'
+  // AUTH_REQUIRE_2FA sent the person here (Layout.tsx, RequirementFirst).
+  const forced = permissions?.pendingRequirement === 'E_2FA_SETUP_REQUIRED'
 
   if (isPending || !permissions) return <Loading />
   const enabled = Boolean(permissions.user.twoFactorEnabled)
@@ -88,7 +88,7 @@ export function SecondFactorPage() {
       setSetup(null)
       setRecoveryCodes(data.recoveryCodes)
       notify(TEXT.enabled, { type: 'success' })
-      // /me says twoFactorEnabled now: the rest of the console opens (SecondFactorFirst).
+      // /me says nothing is pending now: the rest of the console opens (RequirementFirst).
       await changed()
     })
 

@@ -13,7 +13,7 @@ import { Box, Tab, Tabs, Typography } from '@mui/material'
 import AccountCircle from '@mui/icons-material/AccountCircle'
 import ContentCopy from '@mui/icons-material/ContentCopy'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Link, Navigate, useLocation } from 'react-router-dom'
+import { Link, useLocation } from 'react-router-dom'
 import { api, tokens } from '../../api'
 import type { Me } from '../../authProvider'
 
@@ -56,9 +56,8 @@ export function useAccountQuery<T>(key: string, path: string, enabled = true) {
   return query
 }
 
-/** GET /api/auth/profile, shared by the profile page and the second-factor guard below. */
-export const useProfile = (enabled = true) =>
-  useAccountQuery<Profile>('profile', 'auth/profile', enabled)
+/** GET /api/auth/profile (the profile page). */
+export const useProfile = () => useAccountQuery<Profile>('profile', 'auth/profile')
 
 /** After a change to the own account: the profile and /me (identity, twoFactorEnabled) again. */
 export function useAccountChanged() {
@@ -183,26 +182,4 @@ export function useAvatarSrc(avatarUrl: string | null | undefined) {
     }
   }, [avatarUrl])
   return src
-}
-
-/**
- * AUTH_REQUIRE_2FA: an account without a second factor gets 403 E_2FA_SETUP_REQUIRED everywhere
- * but /me and the enrolment routes, and /me does not say so. One probe (the own profile, which
- * refuses such an account) tells, for accounts without a factor only; the console then goes
- * nowhere but the enrolment page, as PasswordFirst (Layout.tsx) does for a forced password.
- */
-export function SecondFactorFirst({ children }: { children: ReactNode }) {
-  const { permissions } = usePermissions<Me>()
-  const { pathname } = useLocation()
-  const user = permissions?.user
-  // A forced password change comes first (the server's order too).
-  const probe = useProfile(!!user && !user.twoFactorEnabled && !user.passwordChangeRequired)
-  if (
-    codeOf(probe.error) === 'E_2FA_SETUP_REQUIRED' &&
-    !user?.twoFactorEnabled &&
-    pathname !== ACCOUNT_ROUTES.twoFactor
-  ) {
-    return <Navigate to={ACCOUNT_ROUTES.twoFactor} replace />
-  }
-  return children
 }

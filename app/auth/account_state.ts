@@ -22,12 +22,7 @@ export class AccountState {
   /** passwordExpiresAt in epoch ms, null without one. */
   readonly #passwordExpiresAt: number | null
   /** The `/me` body last built on this state (app/controllers/auth/me_controller.ts). */
-  meBody?: {
-    snapshot: object
-    passwordChangeRequired: boolean
-    pending: Requirement | null
-    bytes: Buffer
-  }
+  meBody?: { snapshot: object; pending: Requirement | null; bytes: Buffer }
 
   constructor(
     /** The column values it was derived from, in userColumnNames() order. */

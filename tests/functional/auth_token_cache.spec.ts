@@ -60,16 +60,17 @@ test.group('JWT guard: revocation with the verified-token cache warm', (group) =
 })
 
 // The guard decides on an account state kept per row (app/auth/account_state.ts) and /me reuses
-// its bytes per (state, snapshot, clock-dependent field): every change of the row, made behind
+// its bytes per (state, snapshot, pending requirement): every change of the row, made behind
 // the app's back with raw SQL, must show on the very next request, as a fresh model shows it.
 test.group('JWT guard: account state and /me bytes reused, never stale', (group) => {
   isolate(group)
 
-  const meUser = async (client: any, token: string) => {
+  const meData = async (client: any, token: string) => {
     const response = await client.get('/api/auth/me').header('authorization', `Bearer ${token}`)
     response.assertStatus(200)
-    return response.body().data.user
+    return response.body().data
   }
+  const meUser = async (client: any, token: string) => (await meData(client, token)).user
   // A date as this dialect's columns take it (what Lucid writes).
   const stamp = (date: DateTime) => date.toFormat(db.connection().dialect.dateTimeFormat)
   const fresh = async (id: number) =>
@@ -138,11 +139,7 @@ test.group('JWT guard: account state and /me bytes reused, never stale', (group)
   }) => {
     const user = await createAdmin('memo-pending')
     const { token } = await sessionToken(user.id)
-    const pending = async () => {
-      const response = await client.get('/api/auth/me').header('authorization', `Bearer ${token}`)
-      response.assertStatus(200)
-      return response.body().data.pendingRequirement
-    }
+    const pending = async () => (await meData(client, token)).pendingRequirement
     await requiring2fa('none', async () => assert.isNull(await pending()))
     await requiring2fa('all', async () => {
       assert.equal(await pending(), 'E_2FA_SETUP_REQUIRED')

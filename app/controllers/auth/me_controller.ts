@@ -35,21 +35,17 @@ export default class MeController {
     const account = guard.account!
     const snapshot = guard.getAccessOrFail()
     // The bytes are reused while everything in them is unchanged: the account row (the state is
-    // replaced when any column moves), the snapshot (one per access version) and the one field
-    // that moves with the clock, and the pending requirement they and the configuration decide.
-    // Else built from the model and the snapshot's fragment.
-    const passwordChangeRequired = account.passwordChangeRequired
+    // replaced when any column moves), the snapshot (one per access version) and the pending
+    // requirement, which the configuration and the clock also move (password expiry; it is
+    // E_PASSWORD_CHANGE_REQUIRED exactly when passwordChangeRequired is true, so it covers that
+    // field too). Else built from the model and the snapshot's fragment.
     const pending = pendingRequirement(account, snapshot)
     let body = account.meBody
-    if (
-      body?.snapshot !== snapshot ||
-      body.passwordChangeRequired !== passwordChangeRequired ||
-      body.pending !== pending
-    ) {
+    if (body?.snapshot !== snapshot || body.pending !== pending) {
       const user = JSON.stringify(new CurrentUserTransformer(guard.getUserOrFail()).toObject())
       // The access part is serialized once per access version (AccessSnapshot.toJsonFragment).
       const json = `{"data":{"user":${user},"pendingRequirement":${JSON.stringify(pending)},${snapshot.toJsonFragment()}}}`
-      body = { snapshot, passwordChangeRequired, pending, bytes: Buffer.from(json) }
+      body = { snapshot, pending, bytes: Buffer.from(json) }
       account.meBody = body
     }
     response.header('Cache-Control', 'no-store')

@@ -44,14 +44,23 @@ async function ensurePostgresDatabase() {
 }
 
 /**
- * The limiter manager caches each limiter with the database client current when it was created.
- * On PostgreSQL a limiter first created inside a test's global transaction would keep that
- * transaction after its rollback (every later limited request then fails), so they are created
- * up front, on the pool. On SQLite there is one connection: the limiter must go through the
- * test's transaction (created lazily), or it would wait for the connection the transaction holds.
+ * The limiter manager caches each limiter with the database client current when it was created,
+ * so they are all created up front, before any test, whatever order the files run in:
+ * - PostgreSQL: on the pool. One first created inside a test's global transaction would keep
+ *   that transaction after its rollback (every later limited request then fails).
+ * - SQLite: inside a transaction. Its store takes the raw connection from the client it was
+ *   given; a transaction's client always hands out its own connection, the single one every
+ *   test's global transaction also runs on. One created on the pool would wait, inside a later
+ *   test's global transaction, for the connection that transaction holds.
  */
-function createLimitersOnPostgres() {
-  if (env.get('DB_CONNECTION', 'sqlite') === 'pg') createLimiters()
+async function createLimitersUpFront() {
+  if (env.get('DB_CONNECTION', 'sqlite') === 'pg') return createLimiters()
+  const rollback = await testUtils.db().wrapInGlobalTransaction()
+  try {
+    createLimiters()
+  } finally {
+    await rollback()
+  }
 }
 
 /** Nothing is skipped silently: say which suites ran, on which database, and which did not. */
@@ -76,7 +85,7 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
   setup: [
     ensurePostgresDatabase,
     () => prepareTestDatabase(),
-    createLimitersOnPostgres,
+    createLimitersUpFront,
     flushRedisLimiterStore,
   ],
   teardown: [reportSuites],

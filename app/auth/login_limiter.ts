@@ -247,8 +247,8 @@ const captchaLimiter = () => limiter.use({ requests: limits.captchaPerMinute, du
 
 /**
  * Creates every limiter this module uses. The limiter manager caches them with the database
- * client current at creation; the tests call this once, before any test opens its rolled-back
- * global transaction, so no cached limiter holds a transaction that is later rolled back.
+ * client current at creation; the tests call this once, before any test (tests/bootstrap.ts), so
+ * which client a limiter holds never depends on the order the test files run in.
  */
 export function createLimiters() {
   store(ipKey(''))

@@ -162,11 +162,7 @@ test.group('Accounts: unique in any letter case, at the database and in the admi
   })
 })
 
-/**
- * The commands are other processes: committed rows. No HTTP request here: the first limited
- * request of a run creates its limiter, which on SQLite must happen inside an isolated test
- * (tests/bootstrap.ts, createLimitersOnPostgres).
- */
+/** The commands are other processes: committed rows. */
 test.group('Accounts: node ace user:create and the seeder, the same path as the API', (group) => {
   withRealCommits(group)
 

@@ -7,14 +7,21 @@ import { defineConfig, stores } from '@adonisjs/limiter'
  * instance on one Redis; when Redis is down, limited requests fail closed (503). `memory` is for a
  * single process only.
  */
+const chosen = env.get('LIMITER_STORE', 'database')
+const available = {
+  // Expired rows are swept by the store itself (every 5 minutes, rows expired over an hour).
+  database: stores.database({ tableName: 'rate_limits', clearExpiredByTimeout: true }),
+  redis: stores.redis({ connectionName: 'main' }),
+  memory: stores.memory({}),
+}
+/**
+ * Every store listed is resolved at boot, and resolving `redis` loads ioredis: it is listed only
+ * when chosen. The type keeps all three, as the limiter's types expect one fixed list.
+ */
+const { redis, ...withoutRedis } = available
 const limiterConfig = defineConfig({
-  default: env.get('LIMITER_STORE', 'database'),
-  stores: {
-    // Expired rows are swept by the store itself (every 5 minutes, rows expired over an hour).
-    database: stores.database({ tableName: 'rate_limits', clearExpiredByTimeout: true }),
-    redis: stores.redis({ connectionName: 'main' }),
-    memory: stores.memory({}),
-  },
+  default: chosen,
+  stores: (chosen === 'redis' ? { ...withoutRedis, redis } : withoutRedis) as typeof available,
 })
 
 export default limiterConfig

@@ -1,5 +1,5 @@
 import env from '#start/env'
-import { defineConfig } from '@adonisjs/redis'
+import type { RedisConnectionConfig } from '@adonisjs/redis/types'
 
 /**
  * Redis is optional: only LIMITER_STORE=redis opens a connection (connections are created on first
@@ -10,9 +10,13 @@ import { defineConfig } from '@adonisjs/redis'
  * sent while the connection is down fails at the next failed connection attempt, and none waits
  * longer than commandTimeout (503 in the error contract either way). The connection itself keeps
  * retrying with no cap on attempts, so the instance recovers by itself when Redis is back.
+ *
+ * A plain object, not `defineConfig` from '@adonisjs/redis': that import loads ioredis into every
+ * process at boot, used or not (with the limiter's Redis store, config/limiter.ts: 16 MB of private
+ * memory after boot); the provider loads it on first use.
  */
-const redisConfig = defineConfig({
-  connection: 'main',
+const redisConfig = {
+  connection: 'main' as const,
   connections: {
     main: {
       host: env.get('REDIS_HOST', '127.0.0.1'),
@@ -24,9 +28,9 @@ const redisConfig = defineConfig({
       commandTimeout: 1000,
       connectTimeout: 2000,
       retryStrategy: (times: number) => Math.min(times * 100, 2000),
-    },
+    } satisfies RedisConnectionConfig,
   },
-})
+}
 
 export default redisConfig
 

@@ -4,7 +4,6 @@
 */
 import { BaseCheck, HealthChecks, Result } from '@adonisjs/core/health'
 import { DbCheck } from '@adonisjs/lucid/database'
-import { RedisCheck } from '@adonisjs/redis'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import { PUBLIC_CONNECTION } from '#config/database'
@@ -45,6 +44,8 @@ export async function healthChecks() {
   const checks: BaseCheck[] = [new DrainCheck(), new DbCheck(db.connection())]
   if (replicaEnabled) checks.push(new ReplicaCheck())
   if (redisEnabled) {
+    // Imported here: '@adonisjs/redis' loads ioredis, which a process without Redis never needs.
+    const { RedisCheck } = await import('@adonisjs/redis')
     const { default: redis } = await import('@adonisjs/redis/services/main')
     checks.push(new RedisCheck(redis.connection()))
   }

@@ -227,10 +227,18 @@ if (SOAK) {
     { method: 'GET', path: '/api/health' },
   ]
   log(`soak: ${SOAK} s on both servers at once, ${SOAK_RATE}/s mixed + ${SOAK_RATE / 6}/s /me`)
+  const gcLines = (side: Side) =>
+    readFileSync(join(ROOT, `tmp/bench-soak-${side}.gc.log`), 'utf8').split('\n')
   const gcMs = (side: Side) =>
-    readFileSync(join(ROOT, `tmp/bench-soak-${side}.gc.log`), 'utf8')
-      .split('\n')
-      .reduce((sum, line) => sum + Number(/ MB, ([\d.]+) \/ /.exec(line)?.[1] ?? 0), 0)
+    gcLines(side).reduce((sum, line) => sum + Number(/ MB, ([\d.]+) \/ /.exec(line)?.[1] ?? 0), 0)
+  // V8's page pool: heap pages freed by a collection stay committed (resident) for reuse until a
+  // memory-reducing collection, which V8 runs only when the allocation rate is low.
+  const pooledMb = (side: Side) =>
+    Number(
+      gcLines(side)
+        .findLast((line) => line.includes('pooled: '))
+        ?.match(/pooled: (\d+)/)?.[1]
+    )
   const start = Object.fromEntries(
     sides.map((side) => [side, { cpu: cpuMsOf(servers[side].pid), gc: gcMs(side) }])
   )
@@ -269,6 +277,7 @@ if (SOAK) {
       rssMaxMb: Math.max(...rss[side]),
       anonEndMb: anon[side].at(-1),
       anonMaxMb: Math.max(...anon[side]),
+      v8PooledEndMb: pooledMb(side),
       gcPauseShareOfCpu: round2((gc / Math.max(1, cpu)) * 100),
       cpuMsPerRequest: round2(cpu / Math.max(1, mixed.total + me.total)),
     }

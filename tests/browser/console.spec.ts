@@ -338,13 +338,14 @@ test.group('Console in Chromium', (group) => {
     const article = admin.locator('tr', { hasText: 'Written by the editor' })
     await article.getByRole('button', { name: 'Schedule', exact: true }).click()
     await admin.getByRole('button', { name: 'Confirm' }).click()
-    await article.getByText('scheduled').waitFor()
+    // Exact: the row's actions read "PublishScheduleDelete", which holds "scheduled" already.
+    await article.getByText('scheduled', { exact: true }).waitFor()
     const scheduled = await db.from('articles').where('id', draft.id).firstOrFail()
     assert.equal(scheduled.status, 'published')
     assert.isAbove(new Date(scheduled.published_at).getTime(), Date.now() + 30 * 60_000)
     await admin.screenshot({ path: `${SHOTS}/articles-scheduled.png` })
     await article.getByRole('button', { name: 'Unpublish', exact: true }).click()
-    await article.getByText('draft').waitFor()
+    await article.getByText('draft', { exact: true }).waitFor()
     assert.equal((await db.from('articles').where('id', draft.id).firstOrFail()).status, 'draft')
 
     // The super admin resets that account's password from the users page.

@@ -43,6 +43,15 @@ export function authHeaders(): Record<string, string> {
   return token ? { Authorization: `Bearer ${token}` } : {}
 }
 
+/**
+ * An image served to signed-in administrators only (avatars): an <img> cannot send the bearer
+ * token, so the bytes are fetched with it. Undefined when there is none to show.
+ */
+export async function fetchImage(url: string, signal?: AbortSignal): Promise<Blob | undefined> {
+  const response = await fetch(url, { headers: authHeaders(), signal })
+  return response.ok ? response.blob() : undefined
+}
+
 /** The error contract as react-admin's HttpError, its message in the console's language. */
 export async function apiError(response: Response): Promise<HttpError> {
   const body = await response.json().catch(() => ({}))

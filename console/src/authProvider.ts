@@ -1,5 +1,5 @@
 import { HttpError, type AuthProvider } from 'react-admin'
-import { api, tokens, type Schemas } from './api'
+import { api, fetchImage, tokens, type Schemas } from './api'
 import type { operations } from './api-types'
 import { canAccess } from './access'
 
@@ -107,6 +107,23 @@ export const authProvider: AuthProvider = {
 
   async getIdentity() {
     const { user } = await fetchMe()
-    return { id: user.id, fullName: user.nickname || user.account }
+    // The app bar's avatar as a data URL: cached with the identity, nothing to revoke. Without
+    // it (none, or it failed to load) the user menu shows its icon.
+    const image = user.avatarUrl
+      ? await fetchImage(user.avatarUrl).catch(() => undefined)
+      : undefined
+    return {
+      id: user.id,
+      fullName: user.nickname || user.account,
+      avatar: image && (await dataUrlOf(image)),
+    }
   },
 }
+
+const dataUrlOf = (blob: Blob) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader()
+    reader.onload = () => resolve(reader.result as string)
+    reader.onerror = () => reject(reader.error)
+    reader.readAsDataURL(blob)
+  })

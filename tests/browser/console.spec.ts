@@ -612,6 +612,10 @@ test.group('Console in Chromium', (group) => {
       await shown.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
       256
     )
+    // And in the app bar, from /me read again (a data URL: the identity is cached).
+    const inAppBar = page.locator('header .RaUserMenu-avatar img')
+    await inAppBar.waitFor()
+    assert.match((await inAppBar.getAttribute('src'))!, /^data:image\/webp;base64,/)
     assert.isNotNull(await db.from('user_avatars').where('user_id', admin.id).first())
     await page.screenshot({ path: `${SHOTS}/profile.png`, fullPage: true })
     await context.close()

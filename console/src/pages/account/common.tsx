@@ -14,7 +14,7 @@ import AccountCircle from '@mui/icons-material/AccountCircle'
 import ContentCopy from '@mui/icons-material/ContentCopy'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useLocation } from 'react-router-dom'
-import { api, tokens } from '../../api'
+import { api, fetchImage } from '../../api'
 import type { Me } from '../../authProvider'
 
 /** Every string shared by the account pages (each page keeps its own in a TEXT at its top). */
@@ -155,21 +155,14 @@ export function ShownOnce({ text, testId }: { text: string; testId: string }) {
   )
 }
 
-/**
- * `avatarUrl` is served to signed-in administrators only (a bearer token, which an <img> cannot
- * send): the bytes are fetched with the token and shown from an object URL.
- */
+/** The profile page's avatar (fetched with the token), shown from an object URL. */
 export function useAvatarSrc(avatarUrl: string | null | undefined) {
   const [src, setSrc] = useState<string>()
   useEffect(() => {
     if (!avatarUrl) return setSrc(undefined)
     let objectUrl: string | undefined
     const controller = new AbortController()
-    fetch(avatarUrl, {
-      headers: { Authorization: `Bearer ${tokens.get()}` },
-      signal: controller.signal,
-    })
-      .then((response) => (response.ok ? response.blob() : undefined))
+    fetchImage(avatarUrl, controller.signal)
       .then((blob) => {
         if (!blob) return
         objectUrl = URL.createObjectURL(blob)

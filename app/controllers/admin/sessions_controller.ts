@@ -2,10 +2,9 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import SessionService from '#services/admin/session_service'
 import { actorOf } from '#services/admin/common'
-import SessionTransformer from '#transformers/admin/session_transformer'
+import SessionTransformer, { sessionSchema } from '#transformers/admin/session_transformer'
 import { listSessionsValidator } from '#validators/admin/session'
 import { contract } from '#openapi/contract'
-import { sessionSchema } from '#transformers/admin/session_transformer'
 
 /** /api/admin/sessions: online administrators and force logout. */
 @inject()

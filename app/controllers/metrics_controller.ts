@@ -3,7 +3,7 @@ import env from '#start/env'
 import { notFound } from '#exceptions/api_exception'
 import { contract } from '#openapi/contract'
 import { s } from '#openapi/schema'
-import { registry } from '#services/operations/metrics'
+import { exposition, registry } from '#services/operations/metrics'
 import { presentsSecret } from '#services/operations/monitoring_secret'
 
 export default class MetricsController {
@@ -24,6 +24,6 @@ export default class MetricsController {
     if (!presentsSecret(request, env.get('METRICS_SECRET'))) throw notFound()
     response.header('Content-Type', registry.contentType)
     response.header('Cache-Control', 'no-store')
-    return response.send(await registry.metrics())
+    return response.send(await exposition())
   }
 }

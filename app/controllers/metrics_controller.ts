@@ -3,7 +3,7 @@ import env from '#start/env'
 import { notFound } from '#exceptions/api_exception'
 import { contract } from '#openapi/contract'
 import { s } from '#openapi/schema'
-import { exposition, registry } from '#services/operations/metrics'
+import { exposition } from '#services/operations/metrics'
 import { presentsSecret } from '#services/operations/monitoring_secret'
 
 export default class MetricsController {
@@ -21,9 +21,10 @@ export default class MetricsController {
 
   /** The text exposition format; 404 (as an unknown route) without the secret. */
   async show({ request, response }: HttpContext) {
-    if (!presentsSecret(request, env.get('METRICS_SECRET'))) throw notFound()
-    response.header('Content-Type', registry.contentType)
+    const scrape = presentsSecret(request, env.get('METRICS_SECRET')) ? await exposition() : null
+    if (!scrape) throw notFound()
+    response.header('Content-Type', scrape.contentType)
     response.header('Cache-Control', 'no-store')
-    return response.send(await exposition())
+    return response.send(scrape.text)
   }
 }

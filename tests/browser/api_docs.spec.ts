@@ -4,7 +4,7 @@ import app from '@adonisjs/core/services/app'
 import type { Browser, BrowserContext } from 'playwright-core'
 import env from '#start/env'
 import { SCALAR_SCRIPT } from '#controllers/openapi_controller'
-import { launchChromium } from '#tests/helpers/browser'
+import { failHangsAtTheirLine, launchChromium } from '#tests/helpers/browser'
 
 /**
  * The reference page at /api/docs in Chromium, offline: every request to another origin is
@@ -41,6 +41,7 @@ async function openDocs(context: BrowserContext, tamper = false) {
 
 test.group('API reference page in Chromium', (group) => {
   let browser: Browser
+  failHangsAtTheirLine(group, () => browser)
 
   group.setup(async () => {
     mkdirSync(SHOTS, { recursive: true })

@@ -18,7 +18,7 @@ import {
 import { button, chainOf, seededAdmin } from '#tests/helpers/rbac'
 import Role from '#models/role'
 import { accountKey, blockedUntil, countFailure } from '#auth/login_limiter'
-import { humanDrag, launchChromium } from '#tests/helpers/browser'
+import { failHangsAtTheirLine, humanDrag, launchChromium } from '#tests/helpers/browser'
 import { startConsoleServer, type ConsoleServer } from '#tests/helpers/console_server'
 import { measurePowInChromium, powSummary } from '#tests/helpers/pow_in_chromium'
 import { requiring2fa, totp } from '#tests/helpers/two_factor'
@@ -176,6 +176,7 @@ test.group('Console in Chromium', (group) => {
   withRealCommits(group)
   let browser: Browser
   let server: ConsoleServer
+  failHangsAtTheirLine(group, () => browser)
 
   group.setup(async () => {
     if (!existsSync(`${DIST}/index.html`)) {

@@ -5,7 +5,7 @@ import app from '@adonisjs/core/services/app'
 import pg from 'pg'
 import sharp from 'sharp'
 import type { Browser, Page } from 'playwright-core'
-import { humanDrag, launchChromium } from '#tests/helpers/browser'
+import { failHangsAtTheirLine, humanDrag, launchChromium } from '#tests/helpers/browser'
 import { captchaAt, rightVerify } from '#tests/helpers/captcha'
 import { freePort } from '#tests/helpers/app_process'
 import { pgConnection } from '#tests/helpers/pg_database'
@@ -115,6 +115,7 @@ test.group('Deploy: the production build behind nginx (.ci/deploy-nginx.sh)', (g
   let env: Env
   let db: pg.Client
   let browser: Browser
+  failHangsAtTheirLine(group, () => browser)
 
   group.setup(async () => {
     env = settings()

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import type { Group } from '@japa/runner/core'
 import { chromium, type Browser, type Page } from 'playwright-core'
 
 /** Debian's Chromium (apt install chromium); playwright-core drives it, no browser download. */
@@ -34,6 +35,27 @@ export async function launchChromium(
           ]
         : []),
     ],
+  })
+}
+
+/**
+ * A browser test that hangs on an await with no timeout of its own (evaluate, the mouse, a
+ * context's close) ends in japa's bare "Test timeout", which names neither the line nor the page.
+ * Ten seconds before that, this closes the browser's contexts with a reason that lists the open
+ * pages: the pending call then fails at its own line, and says where the pages were.
+ */
+export function failHangsAtTheirLine(group: Group, browser: () => Browser | undefined) {
+  group.each.setup((test) => {
+    const timeout = test.options.timeout
+    if (!timeout || timeout < 20_000) return
+    const timer = setTimeout(() => {
+      const contexts = browser()?.contexts() ?? []
+      const pages = contexts.flatMap((context) => context.pages().map((page) => page.url()))
+      const reason = `still running ${timeout / 1000 - 10} s in; pages open: ${pages.join(', ') || 'none'}`
+      console.error(`  hang: ${reason}`)
+      for (const context of contexts) context.close({ reason }).catch(() => {})
+    }, timeout - 10_000)
+    return () => clearTimeout(timer)
   })
 }
 

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { createServer, request, type Server } from 'node:http'
 import { extname, join, normalize } from 'node:path'
+import { pipeline } from 'node:stream'
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -34,8 +35,11 @@ export async function startConsoleServer(options: {
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://console')
     if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
+      // A connection per request (no keep-alive pool): a reused socket that the app closes at
+      // its idle timeout would reset mid-test.
       const upstream = request(
         {
+          agent: false,
           hostname: api.hostname,
           port: api.port,
           method: req.method,
@@ -44,10 +48,12 @@ export async function startConsoleServer(options: {
         },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(res)
+          pipeline(answer, res, () => {}) // an aborted answer ends the browser's request too
         }
       )
       upstream.on('error', () => {
+        // Cut off mid-answer: end the browser's request too, so it fails instead of waiting.
+        if (res.headersSent) return res.destroy()
         res.writeHead(502, { 'content-type': 'application/json' })
         res.end(JSON.stringify({ errors: [{ code: 'E_UNAVAILABLE', message: 'API unreachable' }] }))
       })

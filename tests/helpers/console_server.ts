@@ -47,6 +47,7 @@ export async function startConsoleServer(options: {
           headers: { ...req.headers, host: api.host },
         },
         (answer) => {
+          if (res.destroyed) return answer.destroy() // the browser went away (a page left)
           res.writeHead(answer.statusCode ?? 502, answer.headers)
           pipeline(answer, res, () => {}) // an aborted answer ends the browser's request too
         }

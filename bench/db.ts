@@ -4,6 +4,7 @@
 | stands for the attacker's ~17 ms pixel solver). SQL is written with `?` placeholders.
 */
 import { randomBytes } from 'node:crypto'
+import { TAKE_ANSWER_SQL } from '../tests/helpers/captcha.js'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import pg from 'pg'
@@ -107,6 +108,6 @@ export function openDb(config: DbConfig): BenchDb {
 
 /** The stored answer (x) of a slider challenge. */
 export async function answerOf(db: BenchDb, captchaId: string) {
-  const [row] = await db.query('SELECT answer_x FROM captcha_challenges WHERE id = ?', [captchaId])
+  const [row] = await db.query(TAKE_ANSWER_SQL.replace('$1', '?'), [captchaId])
   return Number(row.answer_x)
 }

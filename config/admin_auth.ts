@@ -57,6 +57,16 @@ const adminAuthConfig = {
     loginFailuresPerIp: env.get('LIMIT_LOGIN_FAILURES_PER_IP', 20),
     /** Failed logins per account in `window` before a block. */
     loginFailuresPerAccount: env.get('LIMIT_LOGIN_FAILURES_PER_ACCOUNT', 5),
+    /**
+     * The ceiling (NIST SP 800-63B: at most 100 consecutive failures): password failures of an
+     * account by callers without an owner's key, whatever their address or proof-of-work level,
+     * before such callers are refused (429 E_ACCOUNT_LOCKED) until the owner signs in, an unlock,
+     * or `capWindow` after the first of them.
+     */
+    loginAccountCap: Math.max(1, Math.min(100, env.get('LOGIN_ACCOUNT_CAP', 100))),
+    capWindow: '24 hours',
+    /** Wrong proof-of-work solutions whose key is derived, per address in `window`. */
+    powFailuresPerIp: 3,
     window: '15 mins',
     /** First block; each further refused attempt during a block doubles it, up to `maxBlock`. */
     block: '15 mins',

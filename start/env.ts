@@ -93,6 +93,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   LIMIT_CAPTCHA_PER_MINUTE: Env.schema.number.optional(),
   LIMIT_LOGIN_FAILURES_PER_IP: Env.schema.number.optional(),
   LIMIT_LOGIN_FAILURES_PER_ACCOUNT: Env.schema.number.optional(),
+  LOGIN_ACCOUNT_CAP: Env.schema.number.optional(),
   CAPTCHA_REQUIRE_TRACK: Env.schema.boolean.optional(),
   CAPTCHA_POW_COST: Env.schema.number.optional(),
   CAPTCHA_POW_BLOCK_SIZE: Env.schema.number.optional(),

@@ -16,6 +16,7 @@ import type AdminSessionTransformer from '#transformers/admin/session_transforme
 import type AdminUserTransformer from '#transformers/admin/user_transformer'
 import type AuthCurrentUserTransformer from '#transformers/auth/current_user_transformer'
 import type AuthOwnApiTokenTransformer from '#transformers/auth/own_api_token_transformer'
+import type AuthOwnDeviceTransformer from '#transformers/auth/own_device_transformer'
 import type AuthOwnSessionTransformer from '#transformers/auth/own_session_transformer'
 import type CsvColumnsTransformer from '#transformers/csv_columns'
 import type PublicArticleTransformer from '#transformers/public/article_transformer'
@@ -67,6 +68,10 @@ export namespace Data {
     export type OwnApiToken = InferData<AuthOwnApiTokenTransformer>
     export namespace OwnApiToken {
       export type Variants = InferVariants<AuthOwnApiTokenTransformer>
+    }
+    export type OwnDevice = InferData<AuthOwnDeviceTransformer>
+    export namespace OwnDevice {
+      export type Variants = InferVariants<AuthOwnDeviceTransformer>
     }
     export type OwnSession = InferData<AuthOwnSessionTransformer>
     export namespace OwnSession {

@@ -19,6 +19,7 @@ export const controllers = {
     ApiTokens: () => import('#controllers/auth/api_tokens_controller'),
     Avatars: () => import('#controllers/auth/avatars_controller'),
     Captcha: () => import('#controllers/auth/captcha_controller'),
+    Devices: () => import('#controllers/auth/devices_controller'),
     Me: () => import('#controllers/auth/me_controller'),
     OwnSessions: () => import('#controllers/auth/own_sessions_controller'),
     Password: () => import('#controllers/auth/password_controller'),

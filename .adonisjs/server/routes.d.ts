@@ -21,6 +21,8 @@ export type ScannedRoutes = {
     'auth.logout': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'auth.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'auth.devices.index': { paramsTuple?: []; params?: {} }
+    'auth.devices.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'auth.2fa.setup': { paramsTuple?: []; params?: {} }
     'auth.2fa.confirm': { paramsTuple?: []; params?: {} }
     'auth.2fa.destroy': { paramsTuple?: []; params?: {} }
@@ -89,6 +91,7 @@ export type ScannedRoutes = {
     'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
+    'auth.devices.index': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
     'auth.profile.show': { paramsTuple?: []; params?: {} }
@@ -126,6 +129,7 @@ export type ScannedRoutes = {
     'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
+    'auth.devices.index': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
     'auth.profile.show': { paramsTuple?: []; params?: {} }
@@ -185,6 +189,7 @@ export type ScannedRoutes = {
   }
   DELETE: {
     'auth.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'auth.devices.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'auth.2fa.destroy': { paramsTuple?: []; params?: {} }
     'auth.tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }

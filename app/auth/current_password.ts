@@ -50,7 +50,7 @@ export async function withCurrentPassword<T>(
         field === 'currentPassword' ? 'The current password is incorrect' : 'Wrong password'
       throw new FieldError(field, message, field)
     }
-    await settleSuccess(reservation, keys[0])
+    await settleSuccess(reservation, [keys[0]])
     return work(user, keys)
   })
 }

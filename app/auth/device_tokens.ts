@@ -1,47 +1,87 @@
 import { createHash, randomBytes } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import { ApiException } from '#exceptions/api_exception'
+import { endDeviceSessions } from '#auth/sessions'
 
 /**
- * Device tokens (migration 1763800000010): 256 random bits given to the client once, stored as a
- * SHA-256 digest. Valid for DEVICE_TTL_DAYS, at most MAX_PER_ACCOUNT per account (the oldest go).
+ * Device tokens: an owner's key (docs/front-door.md, "The ceiling"). 256 random bits given to the
+ * client, stored as a SHA-256 digest; valid for DEVICE_TTL_DAYS, at most MAX_PER_ACCOUNT per
+ * account (the least recently used go). A token ROTATES at every sign-in that presents it: the
+ * answer carries the next one and the digest it replaced is kept as `previous_hash`. Presenting a
+ * superseded token again means two holders (a copy was stolen): every device of the account is
+ * revoked, the sessions they signed in end, and the caller gets 401 E_DEVICE_TOKEN_REUSED.
  */
 const DEVICE_TTL_DAYS = 90
 const MAX_PER_ACCOUNT = 10
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
+const newToken = () => randomBytes(32).toString('base64url')
 
 /**
- * `remembered`: the person chose "remember this device" at a successful second step, so a login
- * from it skips the code (app/auth/login_service.ts); never set otherwise.
+ * `remembered`: the person chose "remember this device" at a successful second step, so a sign-in
+ * from it skips the code; it lives on this row and dies with it (logout forgetting the device,
+ * revocation, rotation reuse).
  */
-export type Device = { id: string; userId: number; remembered: boolean }
+export type Device = { id: string; userId: number; remembered: boolean; tokenHash: string }
+export type DeviceClient = { ip: string; userAgent?: string }
 
-/** The device a token names, when it is valid and belongs to `account` (case-insensitive). */
-export async function findDevice(token: string, account: string): Promise<Device | null> {
+export const deviceTokenReused = () =>
+  new ApiException(
+    401,
+    'E_DEVICE_TOKEN_REUSED',
+    'This device token was already replaced by a newer one, so a copy of it is in other hands: ' +
+      'every device of the account was signed out. Sign in again'
+  )
+
+/**
+ * The device a token names, when it is valid and belongs to `account` (case-insensitive); null for
+ * an unknown, expired or foreign token. A superseded token of the account revokes every device of
+ * it and throws E_DEVICE_TOKEN_REUSED (`onReuse` records it first).
+ */
+export async function findDevice(
+  token: string,
+  account: string,
+  onReuse?: (userId: number) => Promise<void>
+): Promise<Device | null> {
+  const digest = sha256(token)
   const row = await db
     .from('device_tokens')
     .join('users', 'users.id', 'device_tokens.user_id')
-    .where('device_tokens.token_hash', sha256(token))
+    .where((query) =>
+      query.where('device_tokens.token_hash', digest).orWhere('device_tokens.previous_hash', digest)
+    )
     .where('device_tokens.expires_at', '>', Date.now())
     .whereRaw('LOWER(users.account) = ?', [account.toLowerCase()])
-    .select('device_tokens.id', 'device_tokens.user_id', 'device_tokens.remembered')
+    .select(
+      'device_tokens.id',
+      'device_tokens.user_id',
+      'device_tokens.remembered',
+      'device_tokens.token_hash'
+    )
     .first()
-  return row
-    ? { id: String(row.id), userId: Number(row.user_id), remembered: Boolean(row.remembered) }
-    : null
+  if (!row) return null
+  const userId = Number(row.user_id)
+  if (row.token_hash !== digest) {
+    await revokeDevices(userId, db.connection(), 'device_token_reused')
+    await onReuse?.(userId)
+    throw deviceTokenReused()
+  }
+  return { id: String(row.id), userId, remembered: Boolean(row.remembered), tokenHash: digest }
 }
 
-export async function issueDeviceToken(userId: number, remembered = false): Promise<string> {
-  const token = randomBytes(32).toString('base64url')
+export async function issueDeviceToken(userId: number, client: DeviceClient, remembered = false) {
+  const token = newToken()
   const now = Date.now()
+  const id = randomBytes(12).toString('base64url')
   await db.table('device_tokens').insert({
-    id: randomBytes(12).toString('base64url'),
+    id,
     user_id: userId,
     token_hash: sha256(token),
     created_at: now,
     last_used_at: now,
     expires_at: now + DEVICE_TTL_DAYS * 86_400_000,
     remembered,
+    ...seenFrom(client),
   })
   const stale = await db
     .from('device_tokens')
@@ -58,15 +98,38 @@ export async function issueDeviceToken(userId: number, remembered = false): Prom
       )
       .delete()
   }
-  return token
+  return { id, token }
 }
 
-/** A login from the device; `remember`: the person chose to skip the second step on it from now on. */
-export async function touchDevice(device: Device, remember = false) {
-  await db
+const seenFrom = (client: DeviceClient) => ({
+  ip: client.ip.slice(0, 64),
+  user_agent: (client.userAgent ?? '').slice(0, 255),
+})
+
+/**
+ * A sign-in from the device: its next token (the presented one becomes `previous_hash`), last use
+ * and address; `remember`: the person chose to skip the second step on it from now on. The swap is
+ * conditional on the presented digest, so of two sign-ins racing with one token only one rotates;
+ * the other is a reuse.
+ */
+export async function rotateDevice(device: Device, client: DeviceClient, remember = false) {
+  const token = newToken()
+  const updated = await db
     .from('device_tokens')
     .where('id', device.id)
-    .update({ last_used_at: Date.now(), ...(remember ? { remembered: true } : {}) })
+    .where('token_hash', device.tokenHash)
+    .update({
+      token_hash: sha256(token),
+      previous_hash: device.tokenHash,
+      last_used_at: Date.now(),
+      ...seenFrom(client),
+      ...(remember ? { remembered: true } : {}),
+    })
+  if (Number(Array.isArray(updated) ? updated[0] : updated) !== 1) {
+    await revokeDevices(device.userId, db.connection(), 'device_token_reused')
+    throw deviceTokenReused()
+  }
+  return token
 }
 
 /** No device of the account skips the second step any more (second factor disabled or reset). */
@@ -80,7 +143,57 @@ export async function deviceIdsOf(userId: number): Promise<string[]> {
   return rows.map((row) => String(row.id))
 }
 
-/** Ends every device of an account: password change or reset, account disabled. */
-export async function revokeDevices(userId: number, client: QueryClientContract = db.connection()) {
+export type OwnDevice = Awaited<ReturnType<typeof devicesOf>>[number]
+
+/** The owner's devices, most recently used first (GET /api/auth/devices). */
+export async function devicesOf(userId: number) {
+  const rows = await db
+    .from('device_tokens')
+    .where('user_id', userId)
+    .where('expires_at', '>', Date.now())
+    .orderBy('last_used_at', 'desc')
+    .orderBy('id', 'asc')
+    .select('id', 'created_at', 'last_used_at', 'expires_at', 'ip', 'user_agent', 'remembered')
+  return rows.map((row) => ({
+    id: String(row.id),
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    lastUsedAt: new Date(Number(row.last_used_at)).toISOString(),
+    expiresAt: new Date(Number(row.expires_at)).toISOString(),
+    ip: (row.ip as string | null) ?? null,
+    userAgent: (row.user_agent as string | null) || null,
+    remembersSecondFactor: Boolean(row.remembered),
+  }))
+}
+
+/**
+ * Revokes one device of the account (false when it has none with that id): its token stops
+ * working and the sessions it signed in end.
+ */
+export async function revokeDevice(userId: number, id: string) {
+  return db.transaction(async (trx) => {
+    const deleted = await trx.from('device_tokens').where({ id, user_id: userId }).delete()
+    if (Number(Array.isArray(deleted) ? deleted[0] : deleted) === 0) return false
+    await endDeviceSessions([id], 'device_revoked', trx)
+    return true
+  })
+}
+
+/**
+ * Ends every device of an account: password change or reset, account disabled, a reused token.
+ * With a reason, the sessions they signed in end too (a password change ends all sessions itself).
+ */
+export async function revokeDevices(
+  userId: number,
+  client: QueryClientContract = db.connection(),
+  endSessions?: 'device_token_reused'
+) {
+  if (endSessions) {
+    const rows = await client.from('device_tokens').where('user_id', userId).select('id')
+    await endDeviceSessions(
+      rows.map((row) => String(row.id)),
+      endSessions,
+      client
+    )
+  }
   await client.from('device_tokens').where('user_id', userId).delete()
 }

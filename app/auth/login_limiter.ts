@@ -3,7 +3,7 @@ import { errors as limiterErrors } from '@adonisjs/limiter'
 import string from '@adonisjs/core/helpers/string'
 import adminAuthConfig from '#config/admin_auth'
 import type { HttpContext } from '@adonisjs/core/http'
-import { tooManyRequests } from '#exceptions/api_exception'
+import { type ApiException, accountLocked, tooManyRequests } from '#exceptions/api_exception'
 import { addressKey } from '#services/address_key'
 
 /**
@@ -24,13 +24,25 @@ import { addressKey } from '#services/address_key'
 
 const { limits } = adminAuthConfig
 const windowSeconds = string.seconds.parse(limits.window)
+const capWindowSeconds = string.seconds.parse(limits.capWindow)
 const baseBlock = string.seconds.parse(limits.block)
 const maxBlock = string.seconds.parse(limits.maxBlock)
 
-export type LimitKey = { key: string; requests: number }
+/**
+ * A counted key: its allowance in its window (`windowSeconds` unless `seconds`). A `ceiling` key
+ * is an account's absolute cap: it is never blocked by doubling, it stays spent until its window
+ * ends or it is cleared, and it refuses with E_ACCOUNT_LOCKED.
+ */
+export type LimitKey = { key: string; requests: number; seconds?: number; ceiling?: true }
 
 const limitKey = (key: string, requests: number): LimitKey => ({ key, requests })
 const perAccount = () => limits.loginFailuresPerAccount
+const ceiling = (key: string): LimitKey => ({
+  key,
+  requests: limits.loginAccountCap,
+  seconds: capWindowSeconds,
+  ceiling: true,
+})
 
 export const ipKey = (ip: string) =>
   limitKey(`login_ip_${addressKey(ip)}`, limits.loginFailuresPerIp)
@@ -38,32 +50,61 @@ export const ipKey = (ip: string) =>
 export const accountKey = (account: string) =>
   limitKey(`login_account_${account.toLowerCase()}`, perAccount())
 /**
+ * The ceiling: every password check of the account by a caller without an owner's key counts,
+ * whatever its address or proof-of-work level (docs/front-door.md, "The ceiling").
+ */
+export const ceilingKey = (account: string) => ceiling(`login_ceiling_${account.toLowerCase()}`)
+/**
  * The current-password check of a password change, per signed-in session (the JWT's `jti`): a
  * stolen token guesses at most this many times, and anonymous login failures never block the owner.
  */
 export const sessionKey = (sessionId: string) =>
   limitKey(`password_session_${sessionId}`, perAccount())
+/** An owner's key (a device token): its own small budget; it passes the ceiling. */
 export const deviceKey = (deviceId: string) => limitKey(`login_device_${deviceId}`, perAccount())
 
 /**
- * The second login step (a TOTP or recovery code after a right password) has keys of its own, with
- * the same allowances and blocks: a right password must not clear what wrong codes counted, and
- * wrong codes must not lock the password step. With a valid device token only (account, device).
+ * The second login step (a TOTP or recovery code after a right password) has keys of its own: a
+ * right password must not clear what wrong codes counted, and wrong codes must not lock the
+ * password step. Without a device token: the address, the (account, address) pair, and the
+ * account's second-step ceiling, so wrong codes from one address never lock the owner out of
+ * another; with one, only (account, device).
  */
 export const mfaIpKey = (ip: string) =>
   limitKey(`mfa_ip_${addressKey(ip)}`, limits.loginFailuresPerIp)
-export const mfaAccountKey = (userId: number) => limitKey(`mfa_account_${userId}`, perAccount())
+export const mfaAccountIpKey = (userId: number, ip: string) =>
+  limitKey(`mfa_account_${userId}_${addressKey(ip)}`, perAccount())
+export const mfaCeilingKey = (userId: number) => ceiling(`mfa_ceiling_${userId}`)
 export const mfaDeviceKey = (deviceId: string) => limitKey(`mfa_device_${deviceId}`, perAccount())
 
-/** Every key an account's unlock clears: its login and second-step counts, and its devices'. */
+/** Wrong proof-of-work solutions an address may have derived (each costs the server a scrypt). */
+export const powFailureKey = (ip: string) =>
+  limitKey(`pow_failures_${addressKey(ip)}`, limits.powFailuresPerIp)
+
+/**
+ * Every key an account's unlock clears: its login and second-step counts, its ceilings, and its
+ * devices'. (The second step's (account, address) pairs are not enumerable: they end with their
+ * 15-minute window.)
+ */
 export const accountLimitKeys = (account: string, userId: number, deviceIds: string[]) => [
   accountKey(account),
-  mfaAccountKey(userId),
+  ceilingKey(account),
+  mfaCeilingKey(userId),
   ...deviceIds.flatMap((id) => [deviceKey(id), mfaDeviceKey(id)]),
 ]
 
+/** The refusal of a key: 429 E_ACCOUNT_LOCKED for a ceiling, else E_TOO_MANY_REQUESTS. */
+export type Refusal = ApiException & { refusedBy?: string }
+function refusal(limit: LimitKey, seconds: number): Refusal {
+  const error: Refusal = limit.ceiling
+    ? accountLocked(seconds)
+    : tooManyRequests(seconds, limit.requests)
+  error.refusedBy = limit.key
+  return error
+}
+
 const store = (limit: LimitKey) =>
-  limiter.use({ requests: limit.requests, duration: windowSeconds })
+  limiter.use({ requests: limit.requests, duration: limit.seconds ?? windowSeconds })
 /** How many blocks a key earned in the last day: each new block lasts twice the previous one. */
 const blockHistory = () => limiter.use({ requests: 64, duration: '24 hours' })
 
@@ -93,10 +134,10 @@ function rememberBlock(key: string, seconds: number) {
  */
 export async function assertAllowed(keys: LimitKey[]) {
   const now = Date.now()
-  // The longest block among the keys, and its key's limit (the RateLimit-Limit header).
-  let longest = { seconds: 0, limit: 0 }
+  // The longest block among the keys, and its key (the refusal and its RateLimit-Limit).
+  let longest: { seconds: number; limit?: LimitKey } = { seconds: 0 }
   const longer = (seconds: number, limit: LimitKey) => {
-    if (seconds > longest.seconds) longest = { seconds, limit: limit.requests }
+    if (seconds > longest.seconds) longest = { seconds, limit }
   }
   const unknown: LimitKey[] = []
   for (const limit of keys) {
@@ -108,7 +149,7 @@ export async function assertAllowed(keys: LimitKey[]) {
       unknown.push(limit)
     }
   }
-  if (longest.seconds > 0) throw tooManyRequests(longest.seconds, longest.limit)
+  if (longest.limit) throw refusal(longest.limit, longest.seconds)
   const states = await Promise.all(unknown.map((limit) => store(limit).get(limit.key)))
   states.forEach((state, index) => {
     if (state !== null && state.remaining <= 0) {
@@ -116,7 +157,7 @@ export async function assertAllowed(keys: LimitKey[]) {
       longer(state.availableIn, unknown[index])
     }
   })
-  if (longest.seconds > 0) throw tooManyRequests(longest.seconds, longest.limit)
+  if (longest.limit) throw refusal(longest.limit, longest.seconds)
 }
 
 /** Attempts per account run one at a time in this process (a burst queues, it does not fan out). */
@@ -154,7 +195,7 @@ export async function reserveAttempt(keys: LimitKey[]): Promise<Reservation> {
       if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
         const availableIn = error.response.availableIn
         rememberBlock(limit.key, availableIn)
-        throw tooManyRequests(availableIn, limit.requests)
+        throw refusal(limit, availableIn)
       }
       throw error
     }
@@ -166,10 +207,13 @@ export async function giveBack(reservation: Reservation) {
   for (const { limit } of reservation) await store(limit).decrement(limit.key)
 }
 
-/** A wrong password keeps its reservations; the one that used a key's last allowance blocks it. */
+/**
+ * A wrong password keeps its reservations; the one that used a key's last allowance blocks it (a
+ * ceiling stays spent until its window ends: it needs no block).
+ */
 export async function settleFailure(reservation: Reservation) {
   for (const { limit, remaining } of reservation) {
-    if (remaining <= 0) await startBlock(limit)
+    if (remaining <= 0 && !limit.ceiling) await startBlock(limit)
   }
 }
 
@@ -196,10 +240,15 @@ export async function failureState(limit: LimitKey) {
   }
 }
 
-/** A right password: the reservations are given back and the account's (or device's) count cleared. */
-export async function settleSuccess(reservation: Reservation, cleared: LimitKey) {
-  await giveBack(reservation.filter(({ limit }) => limit.key !== cleared.key))
-  await store(cleared).delete(cleared.key)
+/**
+ * A right password or code: the reservations are given back and the `cleared` counts deleted
+ * (the account's or device's, and the ceiling: failures are consecutive ones).
+ */
+export async function settleSuccess(reservation: Reservation, cleared: LimitKey[]) {
+  const names = new Set(cleared.map((limit) => limit.key))
+  await giveBack(reservation.filter(({ limit }) => !names.has(limit.key)))
+  for (const limit of cleared) await store(limit).delete(limit.key)
+  forgetKnownBlocks([...names])
 }
 
 /**
@@ -226,11 +275,14 @@ export async function expireCount(limit: LimitKey) {
   forgetKnownBlocks([limit.key])
 }
 
-/** Until when a key is blocked (null when it is not), for the user list. */
-export async function blockedUntil(limit: LimitKey): Promise<Date | null> {
-  const state = await store(limit).get(limit.key)
-  if (state === null || state.remaining > 0 || state.availableIn <= 0) return null
-  return new Date(Date.now() + state.availableIn * 1000)
+/** Until when the longest blocked of the keys is (null when none is), for the user list. */
+export async function blockedUntil(keys: LimitKey[]): Promise<Date | null> {
+  const states = await Promise.all(keys.map((limit) => store(limit).get(limit.key)))
+  const seconds = Math.max(
+    0,
+    ...states.map((state) => (state === null || state.remaining > 0 ? 0 : state.availableIn))
+  )
+  return seconds > 0 ? new Date(Date.now() + seconds * 1000) : null
 }
 
 /** The RateLimit-* headers (IETF draft) of the key an endpoint spent: what is left, and when. */
@@ -253,6 +305,8 @@ const captchaLimiter = () => limiter.use({ requests: limits.captchaPerMinute, du
 export function createLimiters() {
   store(ipKey(''))
   store(accountKey(''))
+  store(ceilingKey(''))
+  store(powFailureKey(''))
   blockHistory()
   captchaLimiter()
   challengeCounter()

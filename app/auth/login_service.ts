@@ -7,7 +7,7 @@ import { ApiException, captchaTokenInvalid, invalidCredentials } from '#exceptio
 import { LOCKED_ACCOUNT_LEVEL } from '#captcha/difficulty'
 import { hashGate } from '#services/cpu_gates'
 import { findAccount, hashPassword } from '#services/admin_account_service'
-import { type Device, findDevice, issueDeviceToken, touchDevice } from '#auth/device_tokens'
+import { type Device, findDevice, issueDeviceToken, rotateDevice } from '#auth/device_tokens'
 import { createSession } from '#auth/sessions'
 import { recordLogin } from '#auth/login_log'
 import type { LoginOutcome } from '#models/login_log'
@@ -19,15 +19,18 @@ import {
   issueMfaToken,
   spendMfaChallenge,
 } from '#auth/mfa_tokens'
+import db from '@adonisjs/lucid/services/db'
 import {
-  type LimitKey,
+  type Refusal,
   accountKey,
   assertAllowed,
+  ceilingKey,
   countFailure,
   deviceKey,
   giveBack,
   ipKey,
-  mfaAccountKey,
+  mfaAccountIpKey,
+  mfaCeilingKey,
   mfaDeviceKey,
   mfaIpKey,
   oneAtATime,
@@ -52,35 +55,55 @@ type LoginInput = Client & {
 }
 
 /**
- * A refused (429) login is logged, and written to the login log, once per key per minute: a flood
- * of refused attempts must stay as cheap as the limiter makes it, not become a write per request.
+ * Refused (429) attempts write one warn line, and one login-log row, per refusing key per minute,
+ * with how many it stands for: a flood of refusals, from however many addresses, stays as cheap as
+ * the limiter makes it (an account's ceiling is one key whatever the addresses).
  */
-const throttleLogged = new Map<string, number>()
-async function logThrottled(logger: Logger, keys: LimitKey[], input: Client & { account: string }) {
+const refusedSince = new Map<string, { until: number; count: number }>()
+async function logRefused(logger: Logger, key: string, input: Client & { account: string }) {
   const now = Date.now()
-  const key = keys.map((limit) => limit.key).join('|')
-  if ((throttleLogged.get(key) ?? 0) > now) return
-  if (throttleLogged.size > 10_000) throttleLogged.clear()
-  throttleLogged.set(key, now + 60_000)
-  logger.warn({ event: 'login.throttled', account: input.account, ip: input.ip }, 'login throttled')
+  const seen = refusedSince.get(key)
+  if (seen && seen.until > now) {
+    seen.count++
+    return
+  }
+  if (refusedSince.size > 10_000) refusedSince.clear()
+  refusedSince.set(key, { until: now + 60_000, count: 0 })
+  const refusedBefore = seen?.count ?? 0
+  logger.warn(
+    { event: 'login.throttled', key, account: input.account, ip: input.ip, refusedBefore },
+    'login throttled'
+  )
   await recordLogin({ ...input, outcome: 'throttled' })
 }
 
-async function limited<T>(
-  logger: Logger,
-  keys: LimitKey[],
-  input: Client & { account: string },
-  work: () => T
-) {
+async function limited<T>(logger: Logger, input: Client & { account: string }, work: () => T) {
   try {
     return await work()
   } catch (error) {
-    if ((error as { status?: number }).status === 429) {
-      await logThrottled(logger, keys, input)
-    }
+    const refusedBy = (error as Refusal).refusedBy
+    if (refusedBy) await logRefused(logger, refusedBy, input)
     throw error
   }
 }
+
+/** A superseded device token was presented: recorded before the 401 (device_tokens.ts). */
+const recordReuse =
+  (logger: Logger, input: Client & { account: string }) => async (userId: number) => {
+    logger.warn(
+      { event: 'device_token.reused', account: input.account, userId, ip: input.ip },
+      'superseded device token presented: every device of the account revoked'
+    )
+    await recordLogin({ ...input, userId, outcome: 'device_token_reused' })
+  }
+
+/** The device of a presented token (null without one, or for an unknown or foreign one). */
+export const deviceOf = (
+  token: string | undefined,
+  account: string,
+  logger: Logger,
+  client: Client
+) => (token ? findDevice(token, account, recordReuse(logger, { ...client, account })) : null)
 
 /**
  * Login: limits (reserve the attempt before any hash) -> spend the credential and check its level
@@ -93,22 +116,23 @@ async function limited<T>(
  */
 export async function login(input: LoginInput, logger: Logger) {
   const { account, password, captchaToken, ip } = input
-  const device = input.deviceToken ? await findDevice(input.deviceToken, account) : null
-  // A credential paid at the locked-account level is not refused by the account's block: a new
-  // device of the owner gets in by working longer (app/captcha/difficulty.ts).
+  const device = await deviceOf(input.deviceToken, account, logger, input)
+  // A credential paid at the locked-account level is not refused by the account's 15-minute
+  // block (app/captcha/difficulty.ts); every caller without an owner's key counts against the
+  // ceiling, whatever it paid.
   const paidForLock =
     !device && captchaToken ? credentialLevel(captchaToken) >= LOCKED_ACCOUNT_LEVEL : false
   const keys = device
     ? [deviceKey(device.id)]
     : paidForLock
-      ? [ipKey(ip)]
-      : [ipKey(ip), accountKey(account)]
+      ? [ipKey(ip), ceilingKey(account)]
+      : [ipKey(ip), accountKey(account), ceilingKey(account)]
   const counted = device ? keys[0] : accountKey(account)
   const priority = device ? 'trusted' : 'anonymous'
 
-  await limited(logger, keys, input, () => assertAllowed(keys))
+  await limited(logger, input, () => assertAllowed(keys))
   return oneAtATime(counted.key, async () => {
-    const reservation = await limited(logger, keys, input, () => reserveAttempt(keys))
+    const reservation = await limited(logger, input, () => reserveAttempt(keys))
 
     const paid = captchaToken ? await consumeCredential(captchaToken, ip) : null
     if (!paid || (paid.account !== null && paid.account !== account.toLowerCase())) {
@@ -126,6 +150,7 @@ export async function login(input: LoginInput, logger: Logger) {
     if (!user || !passwordMatches || !user.isEnabled) {
       await settleFailure(reservation)
       if (paidForLock) await countFailure(counted)
+      if (user && !passwordMatches) await countFailedLogin(user.id)
       logger.info({ event: 'login.failed', reason: 'credentials', account, ip }, 'login failed')
       await recordLogin({
         ...input,
@@ -139,7 +164,8 @@ export async function login(input: LoginInput, logger: Logger) {
       throw invalidCredentials()
     }
 
-    await settleSuccess(reservation, counted)
+    // The owner is in: the failures before were not consecutive any more (the ceiling restarts).
+    await settleSuccess(reservation, [counted, ceilingKey(account)])
     // Hashing parameters changed since this digest was made: re-hash with the current ones.
     if (hash.needsReHash(user.password)) {
       user.password = await hashPassword(password, priority)
@@ -162,6 +188,14 @@ export async function login(input: LoginInput, logger: Logger) {
   })
 }
 
+/** A wrong password for an existing account: shown to its owner at the next sign-in (/me). */
+async function countFailedLogin(userId: number) {
+  await db
+    .from('users')
+    .where('id', userId)
+    .update({ failed_logins: db.raw('failed_logins + 1') })
+}
+
 /**
  * The end of every successful login (one step, or the second): last login time, the device token
  * (a known device is touched, a new one issued; `remember` marks it to skip the second step), a
@@ -169,16 +203,26 @@ export async function login(input: LoginInput, logger: Logger) {
  */
 async function signIn(
   user: User,
-  client: Client & { account: string; deviceToken?: string },
+  client: Client & { account: string },
   device: Device | null,
   options: { logger: Logger; outcome: LoginOutcome; remember?: boolean }
 ) {
-  user.lastLoginAt = DateTime.utc()
-  await user.save()
-  let deviceToken = client.deviceToken!
-  if (device) await touchDevice(device, options.remember)
-  else deviceToken = await issueDeviceToken(user.id, options.remember)
-  const sessionId = await createSession(user.id, client)
+  const { id: deviceId, token: deviceToken } = device
+    ? { id: device.id, token: await rotateDevice(device, client, options.remember) }
+    : await issueDeviceToken(user.id, client, options.remember)
+  // One statement: the previous sign-in and the failures since it move into their own columns.
+  await db
+    .from('users')
+    .where('id', user.id)
+    .update({
+      previous_login_at: db.raw('last_login_at'),
+      previous_login_ip: db.raw('last_login_ip'),
+      failed_before_login: db.raw('failed_logins'),
+      failed_logins: 0,
+      last_login_at: DateTime.utc().toFormat(db.connection().dialect.dateTimeFormat),
+      last_login_ip: client.ip.slice(0, 64),
+    })
+  const sessionId = await createSession(user.id, client, undefined, deviceId)
   await recordLogin({ ...client, userId: user.id, outcome: options.outcome })
   options.logger.info(
     { event: 'login.succeeded', account: client.account, userId: user.id, ip: client.ip },
@@ -212,7 +256,7 @@ export async function loginSecondStep(input: SecondStepInput, logger: Logger) {
   const { ip } = input
   // Guessed or dead mfaTokens cost the address, as a bad captcha credential does at step one.
   const addressKey = [mfaIpKey(ip)]
-  await limited(logger, addressKey, { ...input, account: '' }, () => assertAllowed(addressKey))
+  await limited(logger, { ...input, account: '' }, () => assertAllowed(addressKey))
   const challenge = await findMfaChallenge(input.mfaToken)
   const user = challenge ? await User.find(challenge.userId) : null
   if (!challenge || !user || !user.isEnabled || user.tokenVersion !== challenge.tokenVersion) {
@@ -226,14 +270,18 @@ export async function loginSecondStep(input: SecondStepInput, logger: Logger) {
     throw mfaTokenInvalid()
   }
   const account = user.account
-  const device = input.deviceToken ? await findDevice(input.deviceToken, account) : null
-  const keys = device ? [mfaDeviceKey(device.id)] : [mfaIpKey(ip), mfaAccountKey(user.id)]
-  const counted = keys[keys.length - 1]
+  const device = await deviceOf(input.deviceToken, account, logger, input)
+  // Wrong codes count per (account, address) and the account's second-step ceiling: someone
+  // else's wrong codes from another address never lock out the owner's mfaToken or device.
+  const keys = device
+    ? [mfaDeviceKey(device.id)]
+    : [mfaIpKey(ip), mfaAccountIpKey(user.id, ip), mfaCeilingKey(user.id)]
+  const counted = device ? keys[0] : keys[1]
   const attempt = { ...input, account }
 
-  await limited(logger, keys, attempt, () => assertAllowed(keys))
+  await limited(logger, attempt, () => assertAllowed(keys))
   return oneAtATime(counted.key, async () => {
-    const reservation = await limited(logger, keys, attempt, () => reserveAttempt(keys))
+    const reservation = await limited(logger, attempt, () => reserveAttempt(keys))
     // Attempts that waited their turn behind the one that killed or spent the token stop here.
     if (!(await findMfaChallenge(input.mfaToken))) {
       await giveBack(reservation)
@@ -251,7 +299,7 @@ export async function loginSecondStep(input: SecondStepInput, logger: Logger) {
       await giveBack(reservation)
       throw mfaTokenInvalid()
     }
-    await settleSuccess(reservation, counted)
+    await settleSuccess(reservation, [counted, mfaCeilingKey(user.id)])
     const body = await signIn(user, attempt, device, {
       logger,
       outcome: proof === 'recovery_code' ? 'recovery_code_used' : 'succeeded',

@@ -17,14 +17,22 @@ export const LAST_SEEN_INTERVAL_MS = 60_000
 export const SESSION_ID = /^[A-Za-z0-9_-]{22}$/
 
 export type EndReason =
-  'logout' | 'forced' | 'password_changed' | 'account_disabled' | 'two_factor_reset'
+  | 'logout'
+  | 'forced'
+  | 'password_changed'
+  | 'account_disabled'
+  | 'two_factor_reset'
+  | 'device_revoked'
+  | 'device_token_reused'
 
 export type SessionClient = { ip: string; userAgent?: string }
 
+/** `deviceId`: the device token it signed in with (revoking the device ends the session). */
 export async function createSession(
   userId: number,
   client: SessionClient,
-  connection: QueryClientContract = db.connection()
+  connection: QueryClientContract = db.connection(),
+  deviceId: string | null = null
 ) {
   const id = randomBytes(16).toString('base64url')
   const now = Date.now()
@@ -33,6 +41,7 @@ export async function createSession(
     user_id: userId,
     ip: client.ip.slice(0, 64),
     user_agent: (client.userAgent ?? '').slice(0, 255),
+    device_id: deviceId,
     created_at: now,
     last_seen_at: now,
     expires_at: now + adminAuthConfig.jwt.ttl * 1000,
@@ -88,6 +97,26 @@ export async function endSessionsOf(
     .where('user_id', userId)
     .whereNull('ended_at')
     .update({ ended_at: Date.now(), end_reason: reason })
+}
+
+/** Ends the live sessions signed in with these devices (the devices were revoked). */
+export async function endDeviceSessions(
+  deviceIds: string[],
+  reason: EndReason,
+  connection: QueryClientContract = db.connection()
+) {
+  if (deviceIds.length === 0) return
+  await connection
+    .from('admin_sessions')
+    .whereIn('device_id', deviceIds)
+    .whereNull('ended_at')
+    .update({ ended_at: Date.now(), end_reason: reason })
+}
+
+/** The device a live session of the account signed in with (logout can forget it). */
+export async function deviceOfSession(id: string) {
+  const row = await db.from('admin_sessions').where('id', id).select('device_id').first()
+  return (row?.device_id as string | null | undefined) ?? null
 }
 
 /** An account's live sessions, most recently seen first. */

@@ -38,20 +38,35 @@ export async function claimChallenge(id: string, ttlSeconds: number, clientIp: s
   return rowsOf(result).length === 1
 }
 
-/** Stores the answer of the slider drawn for a claimed challenge; from now on it can be verified. */
+/**
+ * Stores the answer of the slider drawn for a claimed challenge, and when it was drawn (a track
+ * cannot have lasted longer than the time since); from now on it can be verified.
+ */
 export async function armChallenge(id: string, answerX: number) {
-  await db.from('captcha_challenges').where('id', id).update({ answer_x: answerX, spent: false })
+  await db
+    .from('captcha_challenges')
+    .where('id', id)
+    .update({ answer_x: answerX, spent: false, drawn_at: Date.now() })
 }
 
-/** A challenge with its answer, ready to verify at once (tests and the benchmark). */
+/**
+ * A challenge with its answer, drawn `drawnMsAgo` ago (a person's drag takes time), ready to
+ * verify at once (tests and the benchmark).
+ */
 export async function saveChallenge(
   id: string,
   answerX: number,
   ttlSeconds: number,
   clientIp: string,
-  paid: Paid = { level: 0, account: null }
+  paid: Paid = { level: 0, account: null },
+  drawnMsAgo = 10_000
 ) {
-  if (await claimChallenge(id, ttlSeconds, clientIp, paid)) await armChallenge(id, answerX)
+  if (!(await claimChallenge(id, ttlSeconds, clientIp, paid))) return
+  await armChallenge(id, answerX)
+  await db
+    .from('captcha_challenges')
+    .where('id', id)
+    .update({ drawn_at: Date.now() - drawnMsAgo })
 }
 
 /** True when proof of work `id` has already drawn a slider (a replayed solution). */
@@ -65,16 +80,17 @@ export async function isChallengeKnown(id: string) {
  */
 export async function consumeChallenge(
   id: string
-): Promise<({ answerX: number; clientIp: string | null } & Paid) | null> {
+): Promise<({ answerX: number; drawnAt: number; clientIp: string | null } & Paid) | null> {
   const result = await db.rawQuery(
     `UPDATE captcha_challenges SET spent = ? WHERE id = ? AND spent = ?
-     RETURNING answer_x, expires_at, client_ip, level, account`,
+     RETURNING answer_x, drawn_at, expires_at, client_ip, level, account`,
     [true, id, false]
   )
   const row = rowsOf(result)[0]
   if (!row || Number(row.expires_at) < Date.now()) return null
   return {
     answerX: Number(row.answer_x),
+    drawnAt: Number(row.drawn_at ?? 0),
     clientIp: row.client_ip ?? null,
     level: Number(row.level),
     account: row.account ?? null,

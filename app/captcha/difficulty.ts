@@ -1,4 +1,6 @@
 import { accountKey, countChallenge, failureState, ipKey } from '#auth/login_limiter'
+import { hashGate } from '#services/cpu_gates'
+import { MAX_LEVEL } from '#captcha/proof_of_work'
 
 /**
  * The proof-of-work level a captcha costs (0 = base; each level x4, proof_of_work.ts):
@@ -7,7 +9,8 @@ import { accountKey, countChallenge, failureState, ipKey } from '#auth/login_lim
  * - the account it is asked for: "locked" (its failures from new devices used up) -> 2. A login
  *   with a credential of that level is not refused by the lock, so an attacker cannot lock the
  *   owner out, only make a new browser work x16 longer (docs/front-door.md has the numbers);
- * - a valid device token of the account: 0, whatever the address or the account did.
+ * - the load: while the password-hash gate is more than half full, one level more;
+ * - a valid device token of the account: 0, whatever the address, the account or the load did.
  * Login lets a credential of LOCKED_ACCOUNT_LEVEL past the account's lock (login_service.ts).
  */
 export const LOCKED_ACCOUNT_LEVEL = 2
@@ -15,7 +18,7 @@ const CHALLENGES_BEFORE_X4 = 3
 
 async function addressLevel(ip: string) {
   const state = await failureState(ipKey(ip))
-  return state.blocked ? 3 : state.failures >= 3 ? 2 : 0
+  return state.blocked ? MAX_LEVEL : state.failures >= 3 ? 2 : 0
 }
 
 async function accountLevel(account: string) {
@@ -31,5 +34,6 @@ export async function challengeLevel(ip: string, account: string | null, trusted
     addressLevel(ip),
     account ? accountLevel(account) : Promise.resolve(0),
   ])
-  return Math.max(issued > CHALLENGES_BEFORE_X4 ? 1 : 0, ...levels)
+  const level = Math.max(issued > CHALLENGES_BEFORE_X4 ? 1 : 0, ...levels)
+  return Math.min(MAX_LEVEL, level + (hashGate.fill > 0.5 ? 1 : 0))
 }

@@ -47,10 +47,14 @@ export async function powChallengeFor(
 
 /**
  * The challenge's id, level and account when `payload` solves a challenge this server issued to
- * this address and it has not expired; null otherwise. Cheap refusals come first: a challenge for
- * another address or one not signed here never reaches the key derivation.
+ * this address and it has not expired; 'wrong' when its key was derived and is not a solution;
+ * null for the cheap refusals, which come first: a challenge for another address, not signed
+ * here or expired never reaches the key derivation.
  */
-export async function solvedPow(payload: PowPayload, ip: string): Promise<SolvedPow | null> {
+export async function solvedPow(
+  payload: PowPayload,
+  ip: string
+): Promise<SolvedPow | 'wrong' | null> {
   const { parameters } = payload.challenge
   const data = parameters.data ?? {}
   if (parameters.algorithm !== POW_ALGORITHM || data.address !== addressKey(ip)) return null
@@ -60,7 +64,7 @@ export async function solvedPow(payload: PowPayload, ip: string): Promise<Solved
     deriveKey,
     hmacSignatureSecret: captcha.powKey,
   })
-  if (!result.verified) return null
+  if (!result.verified) return result.invalidSolution ? 'wrong' : null
   return {
     id: parameters.nonce,
     level: Number(data.level),

@@ -59,6 +59,14 @@ export const KEYBOARD_RULES = {
   pauseFactor: 2,
   /** Coefficient of variation of the gaps at or above which the rhythm is not steady. */
   minTimingVariation: 0.15,
+  /**
+   * A person's key events are tens to hundreds of ms apart (an OS key repeat is 30-50 ms at its
+   * fastest): the median gap is at least this, and no more than `maxFastShare` of the gaps is
+   * below `fastGapMs` (a script's 1 ms steps plus one pause are refused).
+   */
+  minMedianGapMs: 20,
+  fastGapMs: 8,
+  maxFastShare: 0.1,
 }
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length
@@ -123,6 +131,9 @@ function isHumanLikeKeyboard(track: TrackPoint[], droppedX: number, tolerance: n
   // One steady run: the same step at one rate, no pause. An adjustment (another step size or
   // direction) at that same rate is still a script: a person's hand changes rhythm with it.
   const typical = median(gaps)
+  if (typical < KEYBOARD_RULES.minMedianGapMs) return false
+  const fast = gaps.filter((gap) => gap < KEYBOARD_RULES.fastGapMs).length
+  if (fast > gaps.length * KEYBOARD_RULES.maxFastShare) return false
   const paused = gaps.some(
     (gap) => gap >= KEYBOARD_RULES.minPauseMs && gap >= typical * KEYBOARD_RULES.pauseFactor
   )
@@ -130,14 +141,18 @@ function isHumanLikeKeyboard(track: TrackPoint[], droppedX: number, tolerance: n
 }
 
 /**
- * The check the verify endpoint makes of a track: a pointer drag (default) or the keyboard path.
+ * The check the verify endpoint makes of a track: a pointer drag (default) or the keyboard path,
+ * which cannot claim to have lasted longer than `elapsedMs`, the time since the slider was drawn
+ * (a script that verifies at once with an invented 500 ms track is refused).
  */
 export function isHumanLikeTrack(
   track: TrackPoint[],
   droppedX: number,
   tolerance: number,
-  input: TrackInput = 'pointer'
+  input: TrackInput = 'pointer',
+  elapsedMs = Number.POSITIVE_INFINITY
 ) {
+  if (track.length === 0 || track[track.length - 1][2] - track[0][2] > elapsedMs) return false
   return input === 'keyboard'
     ? isHumanLikeKeyboard(track, droppedX, tolerance)
     : isHumanLikeDrag(track, droppedX, tolerance)

@@ -71,6 +71,19 @@ export const tooManyRequests = (retryAfterSeconds: number, limit?: number) => {
   return new ApiException(429, 'E_TOO_MANY_REQUESTS', 'Too many requests, try again later', headers)
 }
 
+/**
+ * The account's ceiling is reached (app/auth/login_limiter.ts): callers without an owner's key
+ * are refused until the owner signs in, an unlock, or the window ends.
+ */
+export const accountLocked = (retryAfterSeconds: number) => {
+  const error = tooManyRequests(retryAfterSeconds)
+  error.code = 'E_ACCOUNT_LOCKED'
+  error.message =
+    'Too many failed sign-ins for this account: it is locked for new browsers. Sign in from a ' +
+    'device you used before, or ask an administrator to unlock it'
+  return error
+}
+
 /** Busy, not broken: the client may retry after a moment (rendered like a data store outage). */
 export const unavailable = (retryAfterSeconds: number) =>
   new ApiException(

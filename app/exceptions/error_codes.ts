@@ -12,6 +12,10 @@ export const ERROR_CODES = {
   E_MFA_TOKEN_INVALID: entry(400, 'Login second step: mfaToken unknown, expired, used or dead'),
   E_UNAUTHORIZED: entry(401, 'No valid token, or the session ended'),
   E_INVALID_CREDENTIALS: entry(401, 'Unknown account, wrong password, or wrong second-factor code'),
+  E_DEVICE_TOKEN_REUSED: entry(
+    401,
+    'A superseded device token was presented: every device of the account was revoked'
+  ),
   E_FORBIDDEN: entry(403, 'The permission code or the grant rule refuses'),
   E_PASSWORD_CHANGE_REQUIRED: entry(403, 'The account must change its password first'),
   E_2FA_SETUP_REQUIRED: entry(403, 'The account must set up a second factor first'),
@@ -24,6 +28,10 @@ export const ERROR_CODES = {
   E_VALIDATION_ERROR: entry(422, 'Invalid input; one entry per field, with `field` and `rule`'),
   E_EXPORT_TOO_LARGE: entry(422, 'The export would exceed its row limit: narrow the filters'),
   E_TOO_MANY_REQUESTS: entry(429, 'Rate limited; see Retry-After'),
+  E_ACCOUNT_LOCKED: entry(
+    429,
+    "The account's failed sign-ins reached the ceiling: only an owner's key (device) passes"
+  ),
   E_INTERNAL: entry(500, 'Unexpected error (details only in the server log)'),
   E_UNAVAILABLE: entry(
     503,

@@ -3,7 +3,18 @@ import type { NextFn } from '@adonisjs/core/types/http'
 import { requestCompleted } from '#services/operations/access_log'
 
 /**
- * Every request, matched or not, is observed in the metrics and the access log once its
+ * Headers every answer carries (set on the raw response: the framework merges them at writeHead):
+ * no MIME sniffing, no Referer leaving the API, no framing of any answer (clickjacking).
+ */
+const SECURITY_HEADERS: [string, string][] = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Content-Security-Policy', "frame-ancestors 'none'"],
+]
+
+/**
+ * Every request, matched or not, gets SECURITY_HEADERS (here, in the one middleware every request
+ * already runs: another would cost each request ~0.01 ms) and is observed in the metrics and the access log once its
  * response closes (written, or the client gone): docs/operations.md, "Access log". A plain
  * `close` listener instead of AdonisJS's `http:request_completed` event, whose async emitter and
  * on-finished listeners cost every request more than the log line itself.
@@ -11,6 +22,7 @@ import { requestCompleted } from '#services/operations/access_log'
 export default class AccessLogMiddleware {
   handle(ctx: HttpContext, next: NextFn) {
     const started = performance.now()
+    for (const [name, value] of SECURITY_HEADERS) ctx.response.response.setHeader(name, value)
     ctx.response.response.once('close', () =>
       requestCompleted(ctx, (performance.now() - started) / 1000)
     )

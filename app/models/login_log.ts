@@ -1,19 +1,7 @@
 import { DateTime } from 'luxon'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 
-export type LoginOutcome =
-  | 'succeeded'
-  | 'unknown_account'
-  | 'wrong_password'
-  | 'account_disabled'
-  | 'captcha_token_invalid'
-  | 'throttled'
-  | 'mfa_required'
-  | 'mfa_failed'
-  | 'mfa_token_invalid'
-  | 'recovery_code_used'
-
-export const LOGIN_OUTCOMES: readonly LoginOutcome[] = [
+export const LOGIN_OUTCOMES = [
   'succeeded',
   'unknown_account',
   'wrong_password',
@@ -26,7 +14,10 @@ export const LOGIN_OUTCOMES: readonly LoginOutcome[] = [
   'mfa_failed',
   'mfa_token_invalid',
   'recovery_code_used',
-]
+  // A superseded device token presented again: every device of the account was revoked.
+  'device_token_reused',
+] as const
+export type LoginOutcome = (typeof LOGIN_OUTCOMES)[number]
 
 /**
  * One login attempt, or one minute of refused attempts of one key (app/auth/login_log.ts writes

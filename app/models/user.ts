@@ -40,6 +40,23 @@ export default class User extends withTimestamps(BaseModel) {
   @column.dateTime()
   declare lastLoginAt: DateTime | null
 
+  @column({ serializeAs: null })
+  declare lastLoginIp: string | null
+
+  /** The sign-in before the last one, and the failed password checks between them (for /me). */
+  @column.dateTime({ serializeAs: null })
+  declare previousLoginAt: DateTime | null
+
+  @column({ serializeAs: null })
+  declare previousLoginIp: string | null
+
+  /** Failed password checks since the last sign-in (reset, and kept in failedBeforeLogin, by it). */
+  @column({ serializeAs: null })
+  declare failedLogins: number
+
+  @column({ serializeAs: null })
+  declare failedBeforeLogin: number
+
   /** Set when the second factor was confirmed (app/auth/two_factor.ts); null: none, or pending. */
   @column.dateTime()
   declare twoFactorConfirmedAt: DateTime | null
@@ -68,6 +85,16 @@ export default class User extends withTimestamps(BaseModel) {
 
   get twoFactorEnabled() {
     return Boolean(this.twoFactorConfirmedAt)
+  }
+
+  /** The owner's previous sign-in, shown after the next one (null before a second sign-in). */
+  get lastSignIn(): { at: DateTime; ip: string | null } | null {
+    return this.previousLoginAt ? { at: this.previousLoginAt, ip: this.previousLoginIp } : null
+  }
+
+  /** Failed password checks since the previous sign-in (before and after the current one). */
+  get failedSinceLastSignIn(): number {
+    return Number(this.failedBeforeLogin ?? 0) + Number(this.failedLogins ?? 0)
   }
 
   /** When the password runs out (PASSWORD_MAX_AGE_DAYS after it was set), null without a max age. */

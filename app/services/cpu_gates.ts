@@ -28,6 +28,11 @@ export class PriorityGate {
     }
   }
 
+  /** Share of the anonymous capacity (running + waiting) in use, 0 to 1. */
+  get fill() {
+    return (this.#running + this.#queues.anonymous.length) / (this.concurrency + this.queueMax)
+  }
+
   async run<T>(priority: Priority, work: () => Promise<T>): Promise<T> {
     if (this.#running >= this.concurrency) {
       const queue = this.#queues[priority]

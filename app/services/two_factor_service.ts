@@ -8,7 +8,8 @@ import { FieldError, conflict } from '#exceptions/api_exception'
 import { withCurrentPassword } from '#auth/current_password'
 import {
   assertAllowed,
-  mfaAccountKey,
+  mfaAccountIpKey,
+  mfaCeilingKey,
   reserveAttempt,
   settleFailure,
   settleSuccess,
@@ -75,19 +76,20 @@ function selfSource(ctx: HttpContext, user: User, action: string): AuditSource {
 }
 
 /**
- * A code typed by a signed-in person (confirm, disable): wrong ones count against the account's
- * second-step key (app/auth/login_limiter.ts), like a wrong code at login, so neither route lets
- * a stolen token guess codes at leisure. 422 on `code` when wrong.
+ * A code typed by a signed-in person (confirm, disable): wrong ones count against the second
+ * step's (account, address) key and the account's second-step ceiling (app/auth/login_limiter.ts),
+ * like a wrong code at login, so neither route lets a stolen token guess codes at leisure. 422 on
+ * `code` when wrong.
  */
-async function countedCode(user: User, spend: () => Promise<boolean>) {
-  const keys = [mfaAccountKey(user.id)]
+async function countedCode(ctx: HttpContext, user: User, spend: () => Promise<boolean>) {
+  const keys = [mfaAccountIpKey(user.id, ctx.request.ip()), mfaCeilingKey(user.id)]
   await assertAllowed(keys)
   const reservation = await reserveAttempt(keys)
   if (!(await spend())) {
     await settleFailure(reservation)
     throw new FieldError('code', 'Wrong or already used code', 'code')
   }
-  await settleSuccess(reservation, keys[0])
+  await settleSuccess(reservation, keys)
 }
 
 /**
@@ -124,7 +126,7 @@ export default class TwoFactorService {
     if ((await twoFactorState(user)) !== 'pending') {
       throw conflict('No second factor is being set up: POST /api/auth/2fa/setup first')
     }
-    await countedCode(user, () => spendTotp(user.id, code))
+    await countedCode(ctx, user, () => spendTotp(user.id, code))
     const recoveryCodes = newRecoveryCodes()
     await db.transaction(async (trx) => {
       // Conditional: of two concurrent confirmations one wins, the other is a 409.
@@ -154,7 +156,7 @@ export default class TwoFactorService {
   async disable(ctx: HttpContext, password: string, code: string) {
     await withCurrentPassword(ctx, password, 'password', async (user) => {
       if (!user.twoFactorEnabled) throw conflict('No second factor is enabled')
-      await countedCode(user, () =>
+      await countedCode(ctx, user, () =>
         /^\d{6}$/.test(code) ? spendTotp(user.id, code) : spendRecoveryCode(user.id, code)
       )
       await db.transaction(async (trx) => {

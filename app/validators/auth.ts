@@ -81,6 +81,11 @@ export const loginValidator = vine.create({
   deviceToken: vine.string().maxLength(128).optional(),
 })
 
+/** POST /api/auth/logout: optionally forget (revoke) the device this session signed in with. */
+export const logoutValidator = vine.create({
+  forgetDevice: vine.boolean({ strict: true }).optional(),
+})
+
 export const changePasswordValidator = vine.create({
   currentPassword: vine.string().minLength(1).maxLength(PASSWORD_MAX),
   newPassword: vine.string().minLength(1).maxLength(PASSWORD_MAX),

@@ -656,6 +656,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's remembered devices */
+        get: operations["auth.devices.index"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/devices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the own devices
+         * @description Its token stops working (a sign-in from it is a new browser again, second factor included) and the sessions it signed in end.
+         */
+        delete: operations["auth.devices.destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -705,7 +742,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log out: end the session of this token */
+        /**
+         * Log out: end the session of this token
+         * @description `forgetDevice: true` also revokes the device this session signed in with: its token stops working and a "remember" of the second factor ends with it.
+         */
         post: operations["auth.logout"];
         delete?: never;
         options?: never;
@@ -1017,6 +1057,7 @@ export interface components {
          *     | `E_MFA_TOKEN_INVALID` | 400 | Login second step: mfaToken unknown, expired, used or dead |
          *     | `E_UNAUTHORIZED` | 401 | No valid token, or the session ended |
          *     | `E_INVALID_CREDENTIALS` | 401 | Unknown account, wrong password, or wrong second-factor code |
+         *     | `E_DEVICE_TOKEN_REUSED` | 401 | A superseded device token was presented: every device of the account was revoked |
          *     | `E_FORBIDDEN` | 403 | The permission code or the grant rule refuses |
          *     | `E_PASSWORD_CHANGE_REQUIRED` | 403 | The account must change its password first |
          *     | `E_2FA_SETUP_REQUIRED` | 403 | The account must set up a second factor first |
@@ -1029,6 +1070,7 @@ export interface components {
          *     | `E_VALIDATION_ERROR` | 422 | Invalid input; one entry per field, with `field` and `rule` |
          *     | `E_EXPORT_TOO_LARGE` | 422 | The export would exceed its row limit: narrow the filters |
          *     | `E_TOO_MANY_REQUESTS` | 429 | Rate limited; see Retry-After |
+         *     | `E_ACCOUNT_LOCKED` | 429 | The account's failed sign-ins reached the ceiling: only an owner's key (device) passes |
          *     | `E_INTERNAL` | 500 | Unexpected error (details only in the server log) |
          *     | `E_UNAVAILABLE` | 503 | A data store is unreachable, a statement timed out, or the instance drains |
          */
@@ -1038,7 +1080,7 @@ export interface components {
         };
         ErrorEntry: {
             /** @enum {string} */
-            code: "E_BAD_REQUEST" | "E_CAPTCHA_FAILED" | "E_CAPTCHA_TOKEN_INVALID" | "E_MFA_TOKEN_INVALID" | "E_UNAUTHORIZED" | "E_INVALID_CREDENTIALS" | "E_FORBIDDEN" | "E_PASSWORD_CHANGE_REQUIRED" | "E_2FA_SETUP_REQUIRED" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_CONFLICT" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_HEADERS_TOO_LARGE" | "E_VALIDATION_ERROR" | "E_EXPORT_TOO_LARGE" | "E_TOO_MANY_REQUESTS" | "E_INTERNAL" | "E_UNAVAILABLE";
+            code: "E_BAD_REQUEST" | "E_CAPTCHA_FAILED" | "E_CAPTCHA_TOKEN_INVALID" | "E_MFA_TOKEN_INVALID" | "E_UNAUTHORIZED" | "E_INVALID_CREDENTIALS" | "E_DEVICE_TOKEN_REUSED" | "E_FORBIDDEN" | "E_PASSWORD_CHANGE_REQUIRED" | "E_2FA_SETUP_REQUIRED" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_CONFLICT" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_HEADERS_TOO_LARGE" | "E_VALIDATION_ERROR" | "E_EXPORT_TOO_LARGE" | "E_TOO_MANY_REQUESTS" | "E_ACCOUNT_LOCKED" | "E_INTERNAL" | "E_UNAVAILABLE";
             message: string;
             /** @description Input field (validation errors) */
             field?: string;
@@ -1122,6 +1164,13 @@ export interface components {
             passwordChangeRequired: boolean;
             passwordExpiresAt: string | null;
             avatarUrl: string | null;
+            lastSignIn: {
+                /** Format: date-time */
+                at: string;
+                ip: string | null;
+            } | null;
+            /** @description Failed password checks since the previous sign-in (lastSignIn) */
+            failedSinceLastSignIn: number;
         };
         SidebarMenu: {
             id: number;
@@ -1155,6 +1204,19 @@ export interface components {
             lastSeenAt: string;
             /** Format: date-time */
             expiresAt: string;
+        };
+        OwnDevice: {
+            id: string;
+            current: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastUsedAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            ip: string | null;
+            userAgent: string | null;
+            remembersSecondFactor: boolean;
         };
         TwoFactorSetup: {
             /** @description base32, for typing into an authenticator app */
@@ -1414,7 +1476,7 @@ export interface components {
             ip: string;
             userAgent: string;
             /** @enum {string} */
-            outcome: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used";
+            outcome: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused";
             /** @description attempts this row stands for (refusals: one row per key per minute) */
             count: number;
         };
@@ -2064,7 +2126,7 @@ export interface operations {
                 pageSize?: number;
                 account?: string;
                 ip?: string;
-                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used";
+                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused";
                 from?: unknown;
                 to?: unknown;
                 sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
@@ -2099,7 +2161,7 @@ export interface operations {
                 format: "csv";
                 account?: string;
                 ip?: string;
-                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used";
+                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused";
                 from?: unknown;
                 to?: unknown;
                 sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
@@ -3297,6 +3359,53 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "auth.devices.index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OwnDevice"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.devices.destroy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
     "auth.login": {
         parameters: {
             query?: never;
@@ -3378,7 +3487,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    forgetDevice?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description Done, no body */
             204: {
@@ -3388,6 +3503,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Error401"];
+            422: components["responses"]["Error422"];
             default: components["responses"]["Error"];
         };
     };

@@ -27,6 +27,11 @@ router
         router
           .delete('sessions/:id', [controllers.auth.OwnSessions, 'destroy'])
           .as('sessions.destroy')
+        router.get('devices', [controllers.auth.Devices, 'index']).as('devices.index')
+        router
+          .delete('devices/:id', [controllers.auth.Devices, 'destroy'])
+          .where('id', /^[A-Za-z0-9_-]{16}$/)
+          .as('devices.destroy')
       })
       // What a pending account may still do (app/auth/account_requirements.ts).
       .use(middleware.auth({ pending: ['E_PASSWORD_CHANGE_REQUIRED', 'E_2FA_SETUP_REQUIRED'] }))

@@ -636,10 +636,10 @@ test.group('Console in Chromium', (group) => {
     await role.related('menus').attach([...new Set([...(await chainOf(create)), page.id])])
     const creator = await createAdmin('creator1', { roles: ['user_creator'] })
     const locked = await createAdmin('locked1')
-    for (let i = 0; i < 20 && !(await blockedUntil(accountKey(locked.account))); i++) {
+    for (let i = 0; i < 20 && !(await blockedUntil([accountKey(locked.account)])); i++) {
       await countFailure(accountKey(locked.account))
     }
-    assert.isNotNull(await blockedUntil(accountKey(locked.account)))
+    assert.isNotNull(await blockedUntil([accountKey(locked.account)]))
     await db
       .from('users')
       .whereIn('id', [creator.id, locked.id])
@@ -697,7 +697,7 @@ test.group('Console in Chromium', (group) => {
     await phone.tab.screenshot({ path: `${SHOTS}/phone-row-actions.png` })
     await menu.getByRole('button', { name: 'Unlock' }).click()
     await phone.tab.getByText('Account unlocked').waitFor()
-    assert.isNull(await blockedUntil(accountKey(locked.account)))
+    assert.isNull(await blockedUntil([accountKey(locked.account)]))
     await phone.tab.keyboard.press('Escape')
     // Its own row: no reset, no delete (the server refuses both); unlock stays.
     ;({ labels } = await actionsOf(ADMIN_ACCOUNT))

@@ -6,7 +6,7 @@ import pg from 'pg'
 import sharp from 'sharp'
 import type { Browser, Page } from 'playwright-core'
 import { failHangsAtTheirLine, humanDrag, launchChromium } from '#tests/helpers/browser'
-import { captchaAt, rightVerify } from '#tests/helpers/captcha'
+import { captchaAt, rightVerify, TAKE_ANSWER_SQL } from '#tests/helpers/captcha'
 import { freePort } from '#tests/helpers/app_process'
 import { pgConnection } from '#tests/helpers/pg_database'
 
@@ -67,9 +67,7 @@ async function loginOverFetch(
   headers: Record<string, string>
 ) {
   const slider = await captchaAt(base, { headers })
-  const { rows } = await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [
-    slider.captchaId,
-  ])
+  const { rows } = await db.query(TAKE_ANSWER_SQL, [slider.captchaId])
   const post = (path: string, body: unknown) =>
     fetch(`${base}${path}`, {
       method: 'POST',

@@ -274,6 +274,8 @@ test.group('JWT guard: every request re-reads the database', (group) => {
       'passwordChangeRequired',
       'passwordExpiresAt',
       'avatarUrl',
+      'lastSignIn',
+      'failedSinceLastSignIn',
     ])
     assert.notProperty(data.user, 'password')
     assert.notProperty(data.user, 'tokenVersion')

@@ -256,10 +256,13 @@ test.group('Second factor (TOTP)', (group) => {
       deviceToken,
       rememberDevice: true,
     })
-    assert.equal(remembered.body().data.deviceToken, deviceToken)
-    const skipped = await passwordStep(client, user, { deviceToken })
+    // The device token rotated; "remember" lives on the device, so its successor skips the code.
+    const next = remembered.body().data.deviceToken
+    assert.notEqual(next, deviceToken)
+    const skipped = await passwordStep(client, user, { deviceToken: next })
     skipped.assertStatus(200)
     assert.isString(skipped.body().data.token)
+    const latest = skipped.body().data.deviceToken
     assert.isTrue((await passwordStep(client, user)).body().data.mfaRequired, 'a new device asks')
     // Disabling (password + code) forgets the choice: re-enrolled, every device asks again.
     const disable = (code: string) =>
@@ -269,7 +272,9 @@ test.group('Second factor (TOTP)', (group) => {
     assert.isFalse((await User.findOrFail(user.id)).twoFactorEnabled)
     assert.equal((await db.from('two_factor_secrets').where('user_id', user.id)).length, 0)
     await enrolled(user)
-    assert.isTrue((await passwordStep(client, user, { deviceToken })).body().data.mfaRequired)
+    assert.isTrue(
+      (await passwordStep(client, user, { deviceToken: latest })).body().data.mfaRequired
+    )
   })
 
   test(

@@ -104,7 +104,7 @@ test.group('OpenAPI: the document is generated from the code', (group) => {
     for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
       for (const operation of Object.values<any>(item)) {
         for (const parameter of operation.parameters.filter((p: any) => p.name === 'id')) {
-          const session = path.includes('/sessions/{id}') // a random 22-character id
+          const session = /\/(sessions|devices)\/\{id\}/.test(path) // random base64url ids
           assert.equal(parameter.schema.type, session ? 'string' : 'integer', path)
         }
       }

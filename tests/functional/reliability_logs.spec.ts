@@ -1,8 +1,13 @@
 import { test } from '@japa/runner'
 import { captchaAt, rightVerify } from '#tests/helpers/captcha'
-import db from '@adonisjs/lucid/services/db'
 import { withRealCommits } from '#tests/helpers/database'
-import { ADMIN_ACCOUNT, ADMIN_PASSWORD, TEST_PASSWORD, createAdmin } from '#tests/helpers/auth'
+import {
+  ADMIN_ACCOUNT,
+  ADMIN_PASSWORD,
+  TEST_PASSWORD,
+  challengeAnswer,
+  createAdmin,
+} from '#tests/helpers/auth'
 import { startAppProcess, readJson } from '#tests/helpers/app_process'
 
 /**
@@ -27,7 +32,7 @@ test.group('Reliability: logs', (group) => {
       })
     const credential = async () => {
       const challenge = await captchaAt(instance.url)
-      const row = await db.from('captcha_challenges').where('id', challenge.captchaId).firstOrFail()
+      const row = { answer_x: await challengeAnswer(challenge.captchaId) }
       answers.push(Number(row.answer_x))
       const verify = await post(
         '/api/auth/captcha/verify',

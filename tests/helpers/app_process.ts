@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import type pg from 'pg'
 import app from '@adonisjs/core/services/app'
-import { captchaAt, rightVerify } from '#tests/helpers/captcha'
+import { captchaAt, rightVerify, TAKE_ANSWER_SQL } from '#tests/helpers/captcha'
 
 export type AppProcess = {
   url: string
@@ -81,9 +81,7 @@ export async function fetchJson(url: string, init: RequestInit = {}) {
  */
 export async function earnCredential(db: pg.Client, from: string, to = from) {
   const challenge = await captchaAt(from)
-  const { rows } = await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [
-    challenge.captchaId,
-  ])
+  const { rows } = await db.query(TAKE_ANSWER_SQL, [challenge.captchaId])
   const verify = await fetchJson(`${to}/api/auth/captcha/verify`, {
     method: 'POST',
     body: JSON.stringify(await rightVerify(challenge, Number(rows[0].answer_x))),

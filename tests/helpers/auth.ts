@@ -8,6 +8,7 @@ import { issueCredential } from '#captcha/challenge_store'
 import { UserFactory } from '#database/factories/user_factory'
 import { signAdminToken } from '#auth/jwt'
 import { createSession } from '#auth/sessions'
+import { TAKE_ANSWER_SQL } from '#tests/helpers/captcha'
 
 /**
  * The test fixtures' vocabulary. Accounts: `userWithPermissions(codes)` (an administrator holding
@@ -56,7 +57,8 @@ export async function loginWith(client: ApiClient, account: string, password = T
 
 /** The stored answer of a challenge: only the server (and this test) can read it. */
 export async function challengeAnswer(captchaId: string): Promise<number> {
-  const row = await db.from('captcha_challenges').where('id', captchaId).firstOrFail()
+  const result = await db.rawQuery(TAKE_ANSWER_SQL.replace('$1', '?'), [captchaId])
+  const [row] = Array.isArray(result) ? result : result.rows
   return Number(row.answer_x)
 }
 

@@ -65,6 +65,14 @@ export function humanTrack(x: number, seed = 1): TrackPoint[] {
   return points
 }
 
+/**
+ * What a pixel solver reads for a drawn slider: its answer. The slider's draw time moves 10 s back
+ * at the same time (the person's drag took that long), so a track of any plausible length fits
+ * the time since the draw (app/captcha/track.ts). `$1` is the challenge id.
+ */
+export const TAKE_ANSWER_SQL =
+  'UPDATE captcha_challenges SET drawn_at = drawn_at - 10000 WHERE id = $1 RETURNING answer_x'
+
 /** The body of a right verify for a slider's `data`, answer `x` known. */
 export async function rightVerify(data: { captchaId: string }, x: number) {
   return { captchaId: data.captchaId, x, track: humanTrack(x) }

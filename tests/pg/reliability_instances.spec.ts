@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { captchaAt, mintCredential, rightVerify } from '#tests/helpers/captcha'
+import { captchaAt, mintCredential, rightVerify, TAKE_ANSWER_SQL } from '#tests/helpers/captcha'
 import env from '#start/env'
 import type pg from 'pg'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD } from '#tests/helpers/auth'
@@ -32,8 +32,7 @@ test.group('Reliability: two instances, one database', (group) => {
   })
 
   const answerOf = async (captchaId: string) =>
-    (await db.query('SELECT answer_x FROM captcha_challenges WHERE id = $1', [captchaId])).rows[0]
-      .answer_x
+    (await db.query(TAKE_ANSWER_SQL, [captchaId])).rows[0].answer_x
 
   test('a challenge from A verifies on B, the credential from B logs in on A, a reset on A kills the token on B', async ({
     assert,

@@ -211,6 +211,40 @@ test.group('Captcha track: keyboard', () => {
     assert.equal(KEYBOARD_RULES.minPauseMs, 100)
   })
 
+  test('steady 1 ms steps are refused, even with a pause; a recorded-like sequence passes', ({
+    assert,
+  }) => {
+    // The scorer was passed offline by a script: 1 ms steps, then one pause to break the rhythm.
+    for (const pauseAt of [3, 8, 15]) {
+      const scripted = keyboardRobot(150, 1).map(([x, y, t], i): TrackPoint => [
+        x,
+        y,
+        t + (i > pauseAt ? 400 : 0),
+      ])
+      assert.isFalse(isHumanLikeTrack(scripted, 150, 4, 'keyboard'), `pause after ${pauseAt}`)
+    }
+    // Half the gaps at 2 ms (a burst no keyboard repeats that fast) fails too.
+    const halfFast = keyboardHuman(150).map(([x, y], i): TrackPoint => [
+      x,
+      y,
+      Math.floor(i / 2) * 300 + (i % 2) * 2,
+    ])
+    assert.isFalse(isHumanLikeTrack(halfFast, 150, 4, 'keyboard'))
+    // Recorded-like: taps 110-270 ms apart, a look, 1 px adjustments (several seeds), and a hold.
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      assert.isTrue(isHumanLikeTrack(keyboardHuman(150, { seed }), 150, 4, 'keyboard'))
+    }
+    assert.isTrue(isHumanLikeTrack(keyboardHuman(120, { hold: true }), 120, 4, 'keyboard'))
+  })
+
+  test('a track claiming more time than passed since the slider was drawn fails', ({ assert }) => {
+    const human = keyboardHuman(150)
+    const lasted = human[human.length - 1][2] - human[0][2]
+    assert.isTrue(isHumanLikeTrack(human, 150, 4, 'keyboard', lasted + 50))
+    assert.isFalse(isHumanLikeTrack(human, 150, 4, 'keyboard', lasted - 1))
+    assert.isFalse(isHumanLikeTrack(human, 150, 4, 'keyboard', 10), 'verified 10 ms after the draw')
+  })
+
   test('a step over 10 px, a moving y, too short or off the drop fail', ({ assert }) => {
     const human = keyboardHuman(150)
     assert.isTrue(isHumanLikeTrack(human, 150, 4, 'keyboard'))

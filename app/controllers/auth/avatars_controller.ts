@@ -34,7 +34,6 @@ export default class AvatarsController {
     if (!avatar) throw notFound('No avatar')
     response.header('ETag', `"${avatar.etag}"`)
     response.header('Cache-Control', 'private, no-cache')
-    response.header('X-Content-Type-Options', 'nosniff')
     if (response.fresh()) return response.notModified()
     response.header('Content-Type', 'image/webp')
     return response.send(avatar.data)

@@ -12,8 +12,16 @@ import {
 import { isHumanLikeTrack } from '#captcha/track'
 import { powChallengeFor, solvedPow } from '#captcha/proof_of_work'
 import { challengeLevel } from '#captcha/difficulty'
-import { findDevice } from '#auth/device_tokens'
-import { assertAllowed, countFailure, ipKey } from '#auth/login_limiter'
+import { deviceOf } from '#auth/login_service'
+import {
+  assertAllowed,
+  countFailure,
+  giveBack,
+  ipKey,
+  powFailureKey,
+  reserveAttempt,
+  settleFailure,
+} from '#auth/login_limiter'
 import {
   captchaChallengeValidator,
   captchaCreateValidator,
@@ -97,13 +105,19 @@ export default class CaptchaController {
   })
 
   /** GET /api/auth/captcha: a signed challenge; its cost is an HMAC and the level's lookups. */
-  async challenge({ request, response, serialize }: HttpContext) {
+  async challenge({ request, response, serialize, logger }: HttpContext) {
     const ip = request.ip()
     const { account } = await request.validateUsing(captchaChallengeValidator, {
       data: request.qs(),
     })
     const deviceToken = request.header('x-device-token')
-    const trusted = Boolean(account && deviceToken && (await findDevice(deviceToken, account)))
+    const trusted = Boolean(
+      account &&
+      (await deviceOf(deviceToken, account, logger, {
+        ip,
+        userAgent: request.header('user-agent'),
+      }))
+    )
     const level = await challengeLevel(ip, account ?? null, trusted)
     response.header('Cache-Control', 'no-store')
     return serialize({
@@ -124,9 +138,18 @@ export default class CaptchaController {
     // A blocked address cannot log in, so it gets no slider either (an unsigned claim to be a
     // device's challenge fails the signature below).
     if (!pow.challenge.parameters.data?.device) await assertAllowed([ipKey(ip)])
-    const solved = (await isChallengeKnown(pow.challenge.parameters.nonce))
-      ? null
-      : await solvedPow(pow as any, ip)
+    if (await isChallengeKnown(pow.challenge.parameters.nonce)) {
+      await countFailure(ipKey(ip))
+      throw captchaFailed()
+    }
+    // Each wrong solution costs the server a key derivation: an address gets a few (reserved
+    // before the derivation, so a parallel burst cannot exceed them), then 429 before any. Only
+    // a derived wrong solution keeps its reservation.
+    const derivations = await reserveAttempt([powFailureKey(ip)])
+    const result = await solvedPow(pow as any, ip)
+    const solved = typeof result === 'object' ? result : null
+    if (result === 'wrong') await settleFailure(derivations)
+    else await giveBack(derivations)
     if (!solved || !(await claimChallenge(solved.id, captcha.challengeTtl, ip, solved))) {
       await countFailure(ipKey(ip))
       throw captchaFailed()
@@ -173,7 +196,8 @@ export default class CaptchaController {
             track as [number, number, number][],
             x,
             captcha.tolerance,
-            input ?? 'pointer'
+            input ?? 'pointer',
+            Date.now() - challenge.drawnAt
           )
         : captcha.requireTrack
     ) {

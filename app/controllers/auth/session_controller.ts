@@ -1,8 +1,9 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { login, loginSecondStep } from '#auth/login_service'
 import { setRateLimitHeaders } from '#auth/login_limiter'
-import { endSession } from '#auth/sessions'
-import { loginValidator } from '#validators/auth'
+import { deviceOfSession, endSession } from '#auth/sessions'
+import { revokeDevice } from '#auth/device_tokens'
+import { loginValidator, logoutValidator } from '#validators/auth'
 import { loginSecondStepValidator } from '#validators/two_factor'
 import { contract } from '#openapi/contract'
 import { tokenSchema } from '#auth/jwt'
@@ -48,7 +49,14 @@ export default class SessionController {
       data: signedInSchema,
       errors: [400, 401, 429],
     },
-    destroy: { summary: 'Log out: end the session of this token', status: 204 },
+    destroy: {
+      summary: 'Log out: end the session of this token',
+      description:
+        '`forgetDevice: true` also revokes the device this session signed in with: its token ' +
+        'stops working and a "remember" of the second factor ends with it.',
+      body: logoutValidator,
+      status: 204,
+    },
   })
 
   /** POST /api/auth/login: account, password and the one-time captcha credential -> admin JWT. */
@@ -74,8 +82,13 @@ export default class SessionController {
   }
 
   /** POST /api/auth/logout: ends the session of this token; its next request is a 401. */
-  async destroy({ auth, response }: HttpContext) {
-    await endSession(auth.use('jwt').getSessionIdOrFail(), 'logout')
+  async destroy({ auth, request, response }: HttpContext) {
+    const { forgetDevice } = await request.validateUsing(logoutValidator)
+    const guard = auth.use('jwt')
+    const sessionId = guard.getSessionIdOrFail()
+    const deviceId = forgetDevice ? await deviceOfSession(sessionId) : null
+    if (deviceId) await revokeDevice(guard.getUserOrFail().id, deviceId)
+    await endSession(sessionId, 'logout')
     return response.noContent()
   }
 }

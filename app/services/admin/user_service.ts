@@ -10,7 +10,7 @@ import { SCOPED, type Viewer, findInScope, scoped } from '#services/admin/data_s
 import { createAccount, resetPassword, unlockAccount } from '#services/admin_account_service'
 import { revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
-import { accountKey, blockedUntil } from '#auth/login_limiter'
+import { accountKey, blockedUntil, ceilingKey } from '#auth/login_limiter'
 import { MASKED } from '#services/audit_log'
 import { resetSecondFactor } from '#services/two_factor_service'
 import { type Actor, ordered, paginate, whereKeyword } from '#services/admin/common'
@@ -79,7 +79,7 @@ export default class UserService {
   private async withLockState(users: User[]) {
     await Promise.all(
       users.map(async (user) => {
-        const until = await blockedUntil(accountKey(user.account))
+        const until = await blockedUntil([accountKey(user.account), ceilingKey(user.account)])
         user.$extras.lockedUntil = until?.toISOString() ?? null
       })
     )

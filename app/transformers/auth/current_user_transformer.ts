@@ -19,8 +19,16 @@ export const currentUser = shape({
   passwordExpiresAt: s.nullable(s.dateTime()),
   avatarUrl: s.nullable(s.string()),
 })
+/** What only the owner sees of the own account: the previous sign-in and failures since. */
+const ownUser = shape({
+  ...currentUser.properties,
+  lastSignIn: s.nullable(s.object({ at: s.dateTime(), ip: s.nullable(s.string()) })),
+  failedSinceLastSignIn: s.integer({
+    description: 'Failed password checks since the previous sign-in (lastSignIn)',
+  }),
+})
 /** Response contract (OpenAPI): `user` in /api/auth/me, and the whole /me body. */
-export const currentUserSchema = named('CurrentUser', currentUser.schema)
+export const currentUserSchema = named('CurrentUser', ownUser.schema)
 export const meSchema = s.object({
   user: currentUserSchema,
   pendingRequirement: {
@@ -37,6 +45,6 @@ export const meSchema = s.object({
 /** Picked, never spread: no password digest, no tokenVersion. */
 export default class CurrentUserTransformer extends BaseTransformer<User> {
   toObject() {
-    return this.pick(this.resource, currentUser.keys)
+    return this.pick(this.resource, ownUser.keys)
   }
 }

@@ -25,6 +25,8 @@ export const ERRORS: Record<Locale, Record<ErrorCode, string>> = {
     E_MFA_TOKEN_INVALID: 'The sign-in step has expired: sign in again.',
     E_UNAUTHORIZED: 'Your session has ended, please sign in again.',
     E_INVALID_CREDENTIALS: 'Invalid account or password.',
+    E_DEVICE_TOKEN_REUSED:
+      "This browser's sign-in key was also used elsewhere, so every device was signed out: sign in again.",
     E_FORBIDDEN: 'You do not have permission to do this.',
     E_PASSWORD_CHANGE_REQUIRED: 'Change your password before you go on.',
     E_2FA_SETUP_REQUIRED: 'Set up a second factor before you go on.',
@@ -37,6 +39,8 @@ export const ERRORS: Record<Locale, Record<ErrorCode, string>> = {
     E_VALIDATION_ERROR: 'Some fields are not valid.',
     E_EXPORT_TOO_LARGE: 'Too many rows to export: narrow the filters and try again.',
     E_TOO_MANY_REQUESTS: 'Too many attempts: please wait a moment and try again.',
+    E_ACCOUNT_LOCKED:
+      'Too many failed sign-ins for this account: it is locked for new browsers. Sign in from a device you used before, or ask an administrator to unlock it.',
     E_INTERNAL: 'Something went wrong on the server.',
     E_UNAVAILABLE: 'The service is busy or unavailable: try again shortly.',
   },
@@ -47,6 +51,7 @@ export const ERRORS: Record<Locale, Record<ErrorCode, string>> = {
     E_MFA_TOKEN_INVALID: '登录步骤已过期，请重新登录。',
     E_UNAUTHORIZED: '会话已结束，请重新登录。',
     E_INVALID_CREDENTIALS: '账号或密码错误。',
+    E_DEVICE_TOKEN_REUSED: '此浏览器的登录密钥已在别处被使用，所有设备均已退出登录：请重新登录。',
     E_FORBIDDEN: '您没有执行此操作的权限。',
     E_PASSWORD_CHANGE_REQUIRED: '请先修改密码。',
     E_2FA_SETUP_REQUIRED: '请先设置双重验证。',
@@ -59,6 +64,8 @@ export const ERRORS: Record<Locale, Record<ErrorCode, string>> = {
     E_VALIDATION_ERROR: '部分字段无效。',
     E_EXPORT_TOO_LARGE: '导出的行数过多：请缩小筛选范围后重试。',
     E_TOO_MANY_REQUESTS: '尝试次数过多，请稍后再试。',
+    E_ACCOUNT_LOCKED:
+      '该账号登录失败次数过多，已对新浏览器锁定。请在以前使用过的设备上登录，或请管理员解锁。',
     E_INTERNAL: '服务器出错了。',
     E_UNAVAILABLE: '服务繁忙或不可用，请稍后再试。',
   },

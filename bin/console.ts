@@ -22,6 +22,12 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
   })
   .ace()
+  .configure(async (app) => {
+    // db:wipe, migration:fresh|refresh|reset|rollback, db:truncate: --force in production.
+    const { refuseDestructiveCommandsInProduction } =
+      await import('#services/operations/destructive_commands')
+    refuseDestructiveCommandsInProduction(app, await app.container.make('ace'))
+  })
   .handle(process.argv.splice(2))
   .catch((error) => {
     process.exitCode = 1

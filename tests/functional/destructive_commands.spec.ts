@@ -1,6 +1,6 @@
 import { test } from '@japa/runner'
 import { readFile, rm } from 'node:fs/promises'
-import Database from 'better-sqlite3'
+import { DatabaseSync } from 'node:sqlite'
 import app from '@adonisjs/core/services/app'
 import { runAce } from '#tests/helpers/app_process'
 import { DESTRUCTIVE_COMMANDS } from '#services/operations/destructive_commands'
@@ -37,7 +37,7 @@ test.group('destructive commands in production', () => {
     cleanup(() => rm(file, { force: true }))
     const production = { NODE_ENV: 'production', DB_CONNECTION: 'sqlite', SQLITE_FILE: file }
     const migrated = () => {
-      const sqlite = new Database(file, { readonly: true })
+      const sqlite = new DatabaseSync(file, { readOnly: true })
       try {
         return (sqlite.prepare('SELECT count(*) AS n FROM adonis_schema').get() as { n: number }).n
       } finally {

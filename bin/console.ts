@@ -18,7 +18,13 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
     app.booting(async () => {
       await import('#start/env')
     })
-    app.listen('SIGTERM', () => app.terminate())
+    // Ends the command and every process it started (`serve`: the HTTP server; `test`: the
+    // test process and its own), after the app's termination
+    // (app/services/operations/process_tree.ts).
+    app.listen('SIGTERM', async () => {
+      const { stopProcessTree } = await import('#services/operations/process_tree')
+      await stopProcessTree({ beforeExit: () => app.terminate() })
+    })
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
   })
   .ace()

@@ -78,5 +78,7 @@ export default defineConfig({
       // app/policies/*_policy.ts -> #generated/policies (grant_rule.ts and holdings.ts are helpers).
       indexPolicies({ glob: ['**/*_policy.ts'] }),
     ],
+    // The API reference page's script into the build, devDependencies out of its package files.
+    buildFinished: [() => import('./bin/build_finished.js')],
   },
 })

@@ -19,6 +19,7 @@ APP_PORT=${DEPLOY_APP_PORT:-3413}
 HTTPS_PORT=${DEPLOY_HTTPS_PORT:-3423}
 HTTP_PORT=${DEPLOY_HTTP_PORT:-3424}
 DB=${DEPLOY_PG_DB:-adonis_rbac_deploy}
+MAX_INSTALL_MB=150
 WORK=$ROOT/tmp/deploy
 [ "$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)" -ge 24 ] || . bin/node24.sh
 
@@ -52,6 +53,20 @@ else
   node ace build >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log"; exit 1; }
   (cd build && npm ci --omit=dev --prefer-offline --no-audit --no-fund --loglevel=error)
 fi
+
+say "the production install: build/node_modules at most ${MAX_INSTALL_MB} MB (docs/deploy.md)"
+install_mb=$(du -sm build/node_modules | cut -f1)
+echo "build/node_modules: $install_mb MB ($(ls -d build/node_modules/* build/node_modules/@*/* | grep -vc '/@[^/]*$') packages at the top level)"
+if [ "$install_mb" -gt "$MAX_INSTALL_MB" ]; then
+  echo "build/node_modules is $install_mb MB, over the budget of $MAX_INSTALL_MB MB. The largest:"
+  du -sm build/node_modules/* build/node_modules/@*/* | grep -v '/@[^/]*$' | sort -rn | head -15
+  echo "A new runtime dependency, or a devDependency that build/package-lock.json kept" \
+    "(bin/build_finished.ts prunes it)?"
+  exit 1
+fi
+# The API reference page's script is in the build, its package (a devDependency) is not.
+[ -f build/resources/api-docs/scalar-api-reference-*.js ] && [ ! -e build/node_modules/@scalar ] ||
+  { echo "build/: no Scalar bundle in resources/api-docs, or @scalar installed (bin/build_finished.ts)"; exit 1; }
 
 say "settings: deploy/adonis-rbac.env with fresh secrets, ENV_PATH=$WORK/etc"
 secret() { node -e "console.log(require('crypto').randomBytes(48).toString('base64url'))"; }
@@ -185,6 +200,25 @@ digest() { psql "${pg[@]}" -Atc "${digest_sql% UNION ALL}" "$1"; }
 [ "$(digest "$DB")" = "$(digest "${DB}_restored")" ] || { echo "the restored database differs"; exit 1; }
 echo "$(echo "$tables" | wc -l) tables restored row for row ($(du -h "$WORK/backup.dump" | cut -f1) dump)"
 dropdb "${pg[@]}" "${DB}_restored"
+
+say "OPENAPI_ENABLED=true: the build serves /api/docs and Scalar's bundle itself, with its pinned digest"
+(cd build && exec env -i PATH="$PATH" HOME="$HOME" "${unit_env[@]}" ENV_PATH="$WORK/etc" \
+  OPENAPI_ENABLED=true node bin/server.js) >"$WORK/app-openapi.log" 2>&1 &
+APP_PID=$!
+for _ in $(seq 1 60); do
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$APP_PORT/api/health/live")" = 200 ] && break
+  kill -0 "$APP_PID" 2>/dev/null || { cat "$WORK/app-openapi.log"; exit 1; }
+  sleep 0.5
+done
+page=$(curl -sf "http://127.0.0.1:$APP_PORT/api/docs")
+script=$(echo "$page" | sed -n 's/.*<script src="\([^"]*\)" integrity="\([^"]*\)".*/\1 \2/p')
+[ -n "$script" ] || { echo "no pinned script in /api/docs:"; echo "$page"; exit 1; }
+served=sha384-$(curl -sf "http://127.0.0.1:$APP_PORT${script% *}" | openssl dgst -sha384 -binary | base64 -w0)
+[ "$served" = "${script#* }" ] || { echo "${script% *}: digest $served, the page pins ${script#* }"; exit 1; }
+echo "/api/docs: ${script% *} served, $served as pinned (no @scalar in build/node_modules)"
+kill -TERM "$APP_PID"
+wait "$APP_PID" || { echo "app (OPENAPI_ENABLED) exited $?"; exit 1; }
+APP_PID=""
 
 if [ ${#tracer[@]} -gt 0 ] && command -v systemd-analyze >/dev/null; then
   say "system calls the app made (strace) against the unit's SystemCallFilter"

@@ -6,6 +6,7 @@ process.env.NODE_ENV = 'test'
 import 'reflect-metadata'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
 import { configure, processCLIArgs, run } from '@japa/runner'
+import { stopProcessTree } from '#services/operations/process_tree'
 
 const APP_ROOT = new URL('../', import.meta.url)
 
@@ -21,7 +22,9 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
     app.booting(async () => {
       await import('#start/env')
     })
-    app.listen('SIGTERM', () => app.terminate())
+    // The run ends at once, with the processes it started: app processes, `node ace`
+    // commands, Chromium (app/services/operations/process_tree.ts).
+    app.listen('SIGTERM', () => stopProcessTree({ beforeExit: () => app.terminate() }))
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
   })
   .testRunner()

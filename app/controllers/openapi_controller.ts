@@ -8,37 +8,33 @@ import { notFound } from '#exceptions/api_exception'
 import { contract } from '#openapi/contract'
 import { openApiJson } from '#openapi/document'
 import { s } from '#openapi/schema'
-
-/**
- * Scalar's standalone bundle, served by this app from the npm package (dependency pinned to this
- * exact version, so /api/docs works with no route to any CDN), and pinned by digest too
- * (Subresource Integrity): the page runs on the API's origin, where the console may keep its
- * token, so a file changed in node_modules must not run there. The digest is of
- * dist/browser/standalone.js of that version (tests/functional/openapi.spec.ts checks it against
- * the installed file). The versioned path is cached for a year (immutable).
- */
-export const SCALAR_SCRIPT = {
-  version: '1.72.1',
-  file: 'scalar-api-reference-1.72.1.js',
-  integrity: 'sha384-U11tb2XnKvmwt8RlTvnwUnYgrN+ur4Xyh9htLhjajWNR/Oyl5AX5DEz00qRmlrmK',
-  get src() {
-    return `/api/docs/assets/${this.file}`
-  },
-}
-
-const SCALAR_BUNDLE = 'node_modules/@scalar/api-reference/dist/browser/standalone.js'
+import {
+  SCALAR_BUNDLE_IN_BUILD,
+  SCALAR_BUNDLE_IN_PACKAGE,
+  SCALAR_SCRIPT,
+} from '#openapi/reference_assets'
 
 /** The bundle and its gzip form, read and compressed once, on the first request for it. */
 let bundle: Promise<{ plain: Buffer; gzip: Buffer }> | undefined
 function loadBundle() {
   bundle ??= (async () => {
-    const plain = await readFile(app.makePath(SCALAR_BUNDLE))
+    const plain = await readBundle()
     return { plain, gzip: await promisify(gzip)(plain) }
   })().catch((error) => {
     bundle = undefined
     throw error
   })
   return bundle
+}
+
+/** The build's copy, else the installed package (app/openapi/reference_assets.ts). */
+async function readBundle() {
+  try {
+    return await readFile(app.makePath(SCALAR_BUNDLE_IN_BUILD))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  return readFile(app.makePath(SCALAR_BUNDLE_IN_PACKAGE))
 }
 
 /**

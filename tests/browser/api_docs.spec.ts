@@ -3,7 +3,7 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import type { Browser, BrowserContext } from 'playwright-core'
 import env from '#start/env'
-import { SCALAR_SCRIPT } from '#controllers/openapi_controller'
+import { SCALAR_SCRIPT } from '#openapi/reference_assets'
 import { failHangsAtTheirLine, launchChromium } from '#tests/helpers/browser'
 
 /**

@@ -11,7 +11,7 @@ import { permissionOf } from '#middleware/permission_middleware'
 import { createRoleValidator, listRolesValidator } from '#validators/admin/role'
 import { isolate } from '#tests/helpers/database'
 import { checkAgainstContract } from '#tests/helpers/openapi_contract'
-import { SCALAR_SCRIPT } from '#controllers/openapi_controller'
+import { SCALAR_SCRIPT } from '#openapi/reference_assets'
 
 const toPath = (pattern: string) => pattern.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
 

@@ -10,10 +10,13 @@
 |    slider verify, wrong-password login.
 | 3. A flood: 100 loopback source addresses attack one account with credentials minted cheaply
 |    (the server runs a trivial proof of work here: an attacker with unlimited CPU), while the
-|    owner logs in with a device token and a bystander searches; their p50/p99.
+|    owner logs in with a (rotating) device token and a bystander searches; their p50/p99, and
+|    the passwords checked for the account (the ceiling: LOGIN_ACCOUNT_CAP in a row). Before
+|    it, the CPU of a login refused at the ceiling.
 |
 | Environment: FRONT_DOOR_DB=pg (default SQLite; FRONT_DOOR_PG_DB, default adonis_rbac_front_door,
-| recreated), NATIVE_RUNS (solves per level in 1., default 30), FLOOD_SECONDS (default 30).
+| recreated), NATIVE_RUNS (solves per level in 1., default 30), FLOOD_SECONDS (default 45),
+| OWNER_DELAY_MS (the owner's first sign-in, default 20 s in: the attack reaches the ceiling first).
 | The client is the benchmarks' (client.ts, http.ts: the tests' captcha client over node:http from
 | a chosen source address), with the native solver in place of altcha-lib's.
 */
@@ -38,7 +41,9 @@ import { cpuMsOf, median, ownCpuMs as cpuMs, percentile, round2 as round } from 
 
 const ROOT = new URL('..', import.meta.url).pathname
 const DB_FILE = 'tmp/bench-front-door.sqlite3'
-const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 30)
+const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 45)
+/** The owner's first sign-in comes this late: the attack reaches the ceiling first. */
+const OWNER_DELAY_MS = Number(process.env.OWNER_DELAY_MS ?? 20_000)
 const ADMIN_PASSWORD = 'Bench-Front-Door-Passw0rd!'
 
 /** The fastest solver we have: every candidate key derived natively, synchronously. */
@@ -211,12 +216,22 @@ console.log(
       }
     )
     const garbage = (await send(server.url, 'GET', '/api/auth/captcha')).body.data.pow
-    steps['POST /api/auth/captcha, garbage solution'] = await perRequest(server, 50, (i) =>
+    const garbagePost = (i: number) =>
       send(server.url, 'POST', '/api/auth/captcha', {
         body: {
           pow: { challenge: garbage, solution: { counter: i, derivedKey: '00'.repeat(32) } },
         },
       })
+    // An address has 3 derivations of wrong solutions per 15 minutes, then 429 before any.
+    steps['POST /api/auth/captcha, garbage solution (derived, 3 per address)'] = await perRequest(
+      server,
+      3,
+      garbagePost
+    )
+    steps['POST /api/auth/captcha, garbage solution past the 3 (429)'] = await perRequest(
+      server,
+      50,
+      (i) => garbagePost(i + 3)
     )
     steps['POST /api/auth/captcha, foreign signature'] = await perRequest(server, 50, (i) =>
       send(server.url, 'POST', '/api/auth/captcha', {
@@ -271,9 +286,29 @@ console.log(`3. flood: 100 addresses on one account for ${FLOOD_SECONDS} s (triv
     const login = await send(server.url, 'POST', '/api/auth/login', {
       body: { account: 'admin', password: ADMIN_PASSWORD, captchaToken: first.captchaToken },
     })
-    const deviceToken = login.body.data.deviceToken as string
+    let deviceToken = login.body.data.deviceToken as string
+
+    // A locked account's refusal: fill the ceiling of an unknown name, then time its 429s.
+    for (let i = 0; i < 100; i++) {
+      const minted = await mint(server, '127.0.0.10', { account: 'ghost' })
+      await send(server.url, 'POST', '/api/auth/login', {
+        body: { account: 'ghost', password: 'Guess', captchaToken: minted.captchaToken },
+        from: `127.0.4.${(i % 4) + 1}`,
+      })
+    }
+    results.ceilingRefusal = await perRequest(server, 50, (i) =>
+      send(server.url, 'POST', '/api/auth/login', {
+        body: { account: 'ghost', password: 'Guess', captchaToken: `2.not-spent-${i}` },
+        from: '127.0.4.9',
+      })
+    )
+    console.log('POST /api/auth/login, account at the ceiling (429):', results.ceilingRefusal)
+
     const until = Date.now() + FLOOD_SECONDS * 1000
     const attackerStatuses: Record<string, number> = {}
+    /** When each attacker's password was checked (401), and each owner's sign-in. */
+    const hashedAt: number[] = []
+    const ownerAt: number[] = []
     const attackers = Array.from({ length: 100 }, async (_, i) => {
       const from = `127.0.3.${i + 1}`
       while (Date.now() < until) {
@@ -291,6 +326,7 @@ console.log(`3. flood: 100 addresses on one account for ${FLOOD_SECONDS} s (triv
             ).status
           : minted.status
         attackerStatuses[status] = (attackerStatuses[status] ?? 0) + 1
+        if (status === 401) hashedAt.push(Date.now())
         if (status === 429) await new Promise((resolve) => setTimeout(resolve, 50))
       }
     })
@@ -299,7 +335,7 @@ console.log(`3. flood: 100 addresses on one account for ${FLOOD_SECONDS} s (triv
     const ownerStatuses: Record<string, number> = {}
     const ownerSteps: { challenge: number; slider: number; verify: number }[] = []
     const ownerLoop = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 2000))
+      await new Promise((resolve) => setTimeout(resolve, OWNER_DELAY_MS))
       while (Date.now() < until) {
         const start = performance.now()
         const minted = await mint(server, '127.0.0.200', { account: 'admin', device: deviceToken })
@@ -316,6 +352,9 @@ console.log(`3. flood: 100 addresses on one account for ${FLOOD_SECONDS} s (triv
           : { status: minted.status, ms: 0 }
         ownerStatuses[reply.status] = (ownerStatuses[reply.status] ?? 0) + 1
         if (reply.status === 200) {
+          // The token rotates at every sign-in: the next one presents its successor.
+          deviceToken = (reply as { body: any }).body.data.deviceToken
+          ownerAt.push(Date.now())
           owner.push(reply.ms)
           ownerFlow.push(performance.now() - start)
           ownerSteps.push(minted.ms!)
@@ -338,8 +377,19 @@ console.log(`3. flood: 100 addresses on one account for ${FLOOD_SECONDS} s (triv
       }
     })()
     await Promise.all([...attackers, ownerLoop, bystanderLoop])
+    // The ceiling restarts at each owner sign-in (consecutive failures): the most passwords the
+    // attackers had checked between two of them.
+    const bounds = [0, ...ownerAt, Number.POSITIVE_INFINITY]
+    const hashesBetweenOwnerSignIns = Math.max(
+      ...bounds
+        .slice(1)
+        .map((end, i) => hashedAt.filter((at) => at > bounds[i] && at <= end).length)
+    )
     results.flood = {
       attackerStatuses,
+      attackerPasswordChecks: hashedAt.length,
+      hashesBeforeOwnerSignedIn: hashedAt.filter((at) => at <= (ownerAt[0] ?? Infinity)).length,
+      hashesBetweenOwnerSignIns,
       ownerLogins: owner.length,
       ownerStatuses,
       ownerLoginMs: {

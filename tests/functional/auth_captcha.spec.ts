@@ -8,7 +8,8 @@ import { createChallenge } from 'altcha-lib'
 import { deriveKey } from 'altcha-lib/algorithms/scrypt'
 import { assertRateLimitHeaders } from '#tests/helpers/rate_limit'
 import adminAuthConfig from '#config/admin_auth'
-import { failureState, ipKey } from '#auth/login_limiter'
+import { failureState } from '#auth/limits'
+import { ipKey } from '#auth/login_limiter'
 
 const FAILED = {
   errors: [
@@ -310,9 +311,13 @@ test.group('Slider captcha', (group) => {
     const responses = await Promise.all(
       Array.from({ length: 8 }, () => client.post('/api/auth/captcha').json({ pow: solved }))
     )
-    assert.deepEqual(
-      responses.map((response) => response.status()).sort(),
-      [200, 400, 400, 400, 400, 400, 400, 400]
+    // One draws; the replays are refused: 400, or 429 where more than the address's 3
+    // derivations were in flight at once (each reserves one before its key derivation).
+    const statuses = responses.map((response) => response.status())
+    assert.equal(statuses.filter((status) => status === 200).length, 1, String(statuses))
+    assert.isTrue(
+      statuses.every((status) => [200, 400, 429].includes(status)),
+      String(statuses)
     )
     const [one] = await db.from('captcha_challenges').count('* as total')
     assert.equal(Number(one.total), 1)

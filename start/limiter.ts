@@ -1,13 +1,13 @@
 /*
 | HTTP throttles (@adonisjs/limiter), used as route middleware. Login limits live in
-| app/auth/login_limiter.ts, where their keys depend on the account and the attempt's outcome.
+| app/auth/limits.ts and their users (login_limiter.ts, app/captcha/captcha_limits.ts).
 */
 import limiter from '@adonisjs/limiter/services/main'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import env from '#start/env'
 import { addressKey } from '#services/address_key'
-import { consumeCaptchaAllowance } from '#auth/login_limiter'
+import { consumeCaptchaAllowance } from '#captcha/captcha_limits'
 
 /**
  * Keyword searches on the public list, per client address: each costs an index lookup (or a scan
@@ -16,7 +16,7 @@ import { consumeCaptchaAllowance } from '#auth/login_limiter'
  * Memory store, per instance, on purpose: this limit exists to keep load off the database, and a
  * database counter would add a write to the main pool for every search. With N instances behind a
  * load balancer an address gets at most N times the limit; login limits, which guard accounts,
- * stay in the shared store (app/auth/login_limiter.ts).
+ * stay in the shared store (app/auth/limits.ts).
  */
 export const publicSearchThrottle = limiter.define('public_search', (ctx) => {
   const keyword = ctx.request.qs().keyword

@@ -10,7 +10,9 @@ import env from '#start/env'
 import { prepareTestDatabase } from '#tests/helpers/database'
 import { ensurePgDatabase } from '#tests/helpers/pg_database'
 import { createApiServer } from '#start/http_server'
-import { createLimiters } from '#auth/login_limiter'
+import { createLimiters } from '#auth/limits'
+import { loginLimitSamples } from '#auth/login_limiter'
+import { captchaLimitSamples } from '#captcha/captcha_limits'
 import { flushLimiterRedis } from '#tests/helpers/redis'
 import { contractChecks, contractTeardown } from '#tests/helpers/openapi_contract'
 
@@ -53,11 +55,12 @@ async function ensurePostgresDatabase() {
  *   test's global transaction also runs on. One created on the pool would wait, inside a later
  *   test's global transaction, for the connection that transaction holds.
  */
+const limiterSamples = () => [...loginLimitSamples(), ...captchaLimitSamples()]
 async function createLimitersUpFront() {
-  if (env.get('DB_CONNECTION', 'sqlite') === 'pg') return createLimiters()
+  if (env.get('DB_CONNECTION', 'sqlite') === 'pg') return createLimiters(limiterSamples())
   const rollback = await testUtils.db().wrapInGlobalTransaction()
   try {
-    createLimiters()
+    createLimiters(limiterSamples())
   } finally {
     await rollback()
   }

@@ -5,15 +5,14 @@ import { hashGate } from '#services/cpu_gates'
 import { FieldError, unauthorized } from '#exceptions/api_exception'
 import {
   type LimitKey,
-  accountKey,
   assertAllowed,
   oneAtATime,
   reserveAttempt,
-  sessionKey,
   setRateLimitHeaders,
   settleFailure,
   settleSuccess,
-} from '#auth/login_limiter'
+} from '#auth/limits'
+import { accountKey, sessionKey } from '#auth/login_limiter'
 
 /**
  * The signed-in person proves their password again (password change, second-factor setup and

@@ -22,21 +22,23 @@ import {
 import db from '@adonisjs/lucid/services/db'
 import {
   type Refusal,
-  accountKey,
   assertAllowed,
-  ceilingKey,
   countFailure,
-  deviceKey,
   giveBack,
+  oneAtATime,
+  reserveAttempt,
+  settleFailure,
+  settleSuccess,
+} from '#auth/limits'
+import {
+  accountKey,
+  ceilingKey,
+  deviceKey,
   ipKey,
   mfaAccountIpKey,
   mfaCeilingKey,
   mfaDeviceKey,
   mfaIpKey,
-  oneAtATime,
-  reserveAttempt,
-  settleFailure,
-  settleSuccess,
 } from '#auth/login_limiter'
 
 /**

@@ -1,4 +1,6 @@
-import { accountKey, countChallenge, failureState, ipKey } from '#auth/login_limiter'
+import { failureState } from '#auth/limits'
+import { accountKey, ipKey } from '#auth/login_limiter'
+import { countChallenge } from '#captcha/captcha_limits'
 import { hashGate } from '#services/cpu_gates'
 import { MAX_LEVEL } from '#captcha/proof_of_work'
 

@@ -58,9 +58,9 @@ const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Mat
 
 /**
  * A 429 carries Retry-After and the RateLimit-* headers (IETF draft, as a counted success sends
- * them: app/auth/login_limiter.ts setRateLimitHeaders): nothing remains, the window resets when
+ * them: app/auth/limits.ts setRateLimitHeaders): nothing remains, the window resets when
  * the client may retry. `limit` is the allowance of the key that refused, when the caller knows
- * it; without it only RateLimit-Limit is left out (the login blocks of login_limiter.ts refuse
+ * it; without it only RateLimit-Limit is left out (the login blocks of limits.ts refuse
  * without naming their key's allowance).
  */
 export const tooManyRequests = (retryAfterSeconds: number, limit?: number) => {
@@ -72,7 +72,7 @@ export const tooManyRequests = (retryAfterSeconds: number, limit?: number) => {
 }
 
 /**
- * The account's ceiling is reached (app/auth/login_limiter.ts): callers without an owner's key
+ * The account's ceiling is reached (app/auth/limits.ts): callers without an owner's key
  * are refused until the owner signs in, an unlock, or the window ends.
  */
 export const accountLocked = (retryAfterSeconds: number) => {

@@ -11,7 +11,8 @@ import { assertPasswordPolicy } from '#services/password_policy'
 import { hashGate, type Priority } from '#services/cpu_gates'
 import { deviceIdsOf, revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
-import { accountLimitKeys, unlockKeys } from '#auth/login_limiter'
+import { unlockKeys } from '#auth/limits'
+import { accountLimitKeys } from '#auth/login_limiter'
 
 /** A random password that passes the policy: 18 characters from 13 random bytes. */
 export function generatePassword() {

@@ -6,14 +6,8 @@ import type User from '#models/user'
 import { endSessionsOf } from '#auth/sessions'
 import { FieldError, conflict } from '#exceptions/api_exception'
 import { withCurrentPassword } from '#auth/current_password'
-import {
-  assertAllowed,
-  mfaAccountIpKey,
-  mfaCeilingKey,
-  reserveAttempt,
-  settleFailure,
-  settleSuccess,
-} from '#auth/login_limiter'
+import { assertAllowed, reserveAttempt, settleFailure, settleSuccess } from '#auth/limits'
+import { mfaAccountIpKey, mfaCeilingKey } from '#auth/login_limiter'
 import {
   newRecoveryCodes,
   newSecret,

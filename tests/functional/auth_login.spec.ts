@@ -2,7 +2,8 @@ import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import { verifyAdminToken } from '#auth/jwt'
-import { accountKey, expireCount } from '#auth/login_limiter'
+import { expireCount } from '#auth/limits'
+import { accountKey } from '#auth/login_limiter'
 import { withRealCommits } from '#tests/helpers/database'
 import {
   ADMIN_ACCOUNT,

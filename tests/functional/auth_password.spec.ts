@@ -2,7 +2,8 @@ import { test } from '@japa/runner'
 import hash from '@adonisjs/core/services/hash'
 import User from '#models/user'
 import type { ApiClient } from '@japa/api-client'
-import { accountKey, reserveAttempt, settleFailure } from '#auth/login_limiter'
+import { reserveAttempt, settleFailure } from '#auth/limits'
+import { accountKey } from '#auth/login_limiter'
 import { withRealCommits } from '#tests/helpers/database'
 import {
   TEST_PASSWORD,

@@ -2,7 +2,7 @@ import type { Group } from '@japa/runner/core'
 import db from '@adonisjs/lucid/services/db'
 import testUtils from '@adonisjs/core/services/test_utils'
 import limiter from '@adonisjs/limiter/services/main'
-import { forgetKnownBlocks } from '#auth/login_limiter'
+import { forgetKnownBlocks } from '#auth/limits'
 import { forgetSnapshots } from '#auth/access_snapshot'
 import { forgetCounts } from '#services/public/article_query_service'
 

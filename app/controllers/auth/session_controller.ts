@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { login, loginSecondStep } from '#auth/login_service'
-import { setRateLimitHeaders } from '#auth/login_limiter'
+import { setRateLimitHeaders } from '#auth/limits'
 import { deviceOfSession, endSession } from '#auth/sessions'
 import { revokeDevice } from '#auth/device_tokens'
 import { loginValidator, logoutValidator } from '#validators/auth'

@@ -37,7 +37,6 @@ function rejectNul(ctx: HttpContext, inBody: string | null) {
 async function readJson(ctx: HttpContext) {
   const { raw, parsed } = await readJsonBody(ctx.request.request)
   const nulAt = findNul(parsed, '', true)
-  Object.assign(ctx.request, { __raw_files: {} }) // request.allFiles() expects it
   ctx.request.setInitialBody(parsed)
   ctx.request.updateRawBody(raw)
   ctx.request.bodyType = 'json'

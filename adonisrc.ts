@@ -24,6 +24,7 @@ export default defineConfig({
     () => import('@adonisjs/redis/redis_provider'),
     () => import('@adonisjs/limiter/limiter_provider'),
     () => import('@adonisjs/bouncer/bouncer_provider'),
+    () => import('@adonisjs/i18n/i18n_provider'),
     () => import('#providers/api_provider'),
   ],
 
@@ -70,7 +71,7 @@ export default defineConfig({
     forceExit: false,
   },
 
-  metaFiles: [],
+  metaFiles: [{ pattern: 'resources/lang/**/*.json', reloadServer: true }],
 
   hooks: {
     init: [

@@ -161,6 +161,9 @@ export async function createScopeDataset(config: DbConfig) {
         await insertUser(`bench.person.${p}`, depts[(p * 7) % depts.length])
     }
     const scoped = await insertUser('bench.scoped', branches[0])
+    // As autovacuum does within a minute of a bulk insert: the visibility map set, so the
+    // list's count reads the dept_id index alone (measured: 5.7 ms heap scan vs 0.45 ms).
+    if (onPg) await db.query('VACUUM ANALYZE users')
 
     const [userList] = await db.query("SELECT id FROM menus WHERE permission = 'system:user:list'")
     // A code counts with its menu's ancestors held too (the snapshot's closure): the button, its

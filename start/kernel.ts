@@ -3,10 +3,15 @@
 */
 import router from '@adonisjs/core/services/router'
 import server from '@adonisjs/core/services/server'
+import { RequestValidator } from '@adonisjs/core/http'
+import { i18nOf } from '#exceptions/messages'
 import env from '#start/env'
 import { corsOrigins } from '#config/cors'
 
 server.errorHandler(() => import('#exceptions/handler'))
+
+/** Validation messages in the caller's language (resources/lang/<locale>/validator.json). */
+RequestValidator.messagesProvider = (ctx) => i18nOf(ctx).createMessagesProvider()
 
 /**
  * Run on every request, even when no route matches (so a 404 is logged too). Each middleware here

@@ -7,6 +7,7 @@
 /// <reference path="../../config/admin_auth.ts" />
 /// <reference path="../../config/auth.ts" />
 /// <reference path="../../config/hash.ts" />
+/// <reference path="../../config/i18n.ts" />
 /// <reference path="../../config/limiter.ts" />
 /// <reference path="../../config/logger.ts" />
 /// <reference path="../../config/redis.ts" />

@@ -4,10 +4,10 @@
 | snapshot the guard loaded for this request (no query). Object-level rules are the policies in
 | app/policies.
 */
-import { AuthorizationResponse, Bouncer } from '@adonisjs/bouncer'
+import { Bouncer } from '@adonisjs/bouncer'
 import type { PermissionCode } from '#auth/permissions'
-import { type Principal, REFUSED } from '#policies/grant_rule'
+import { type Principal, REFUSED, refuse } from '#policies/grant_rule'
 
 export const hasPermission = Bouncer.ability((principal: Principal, code: PermissionCode) =>
-  principal.access.can(code) ? true : AuthorizationResponse.deny(REFUSED.route, 403)
+  principal.access.can(code) ? true : refuse(REFUSED.route)
 )

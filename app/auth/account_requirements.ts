@@ -14,9 +14,10 @@ type Account = Pick<User, 'passwordChangeRequired' | 'twoFactorEnabled'>
 
 export type Requirement = 'E_PASSWORD_CHANGE_REQUIRED' | 'E_2FA_SETUP_REQUIRED'
 
+/** Each requirement's message key (resources/lang/<locale>/errors.json). */
 const MESSAGES: Record<Requirement, string> = {
-  E_PASSWORD_CHANGE_REQUIRED: 'Change your password first (PUT /api/auth/password)',
-  E_2FA_SETUP_REQUIRED: 'Set up a second factor first (POST /api/auth/2fa/setup)',
+  E_PASSWORD_CHANGE_REQUIRED: 'passwordChangeRequired',
+  E_2FA_SETUP_REQUIRED: 'twoFactorSetupRequired',
 }
 
 /** Every requirement: a route accepting all of them never answers the gate's 403. */

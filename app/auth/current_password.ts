@@ -45,9 +45,8 @@ export async function withCurrentPassword<T>(
     const matches = await hashGate.run('trusted', () => hash.verify(digest, password))
     if (!matches) {
       await settleFailure(reservation)
-      const message =
-        field === 'currentPassword' ? 'The current password is incorrect' : 'Wrong password'
-      throw new FieldError(field, message, field)
+      const key = field === 'currentPassword' ? 'currentPasswordIncorrect' : 'wrongPassword'
+      throw new FieldError(field, key, field)
     }
     await settleSuccess(reservation, [keys[0]])
     return work(user, keys)

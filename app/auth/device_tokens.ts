@@ -26,12 +26,7 @@ export type Device = { id: string; userId: number; remembered: boolean; tokenHas
 export type DeviceClient = { ip: string; userAgent?: string }
 
 export const deviceTokenReused = () =>
-  new ApiException(
-    401,
-    'E_DEVICE_TOKEN_REUSED',
-    'This device token was already replaced by a newer one, so a copy of it is in other hands: ' +
-      'every device of the account was signed out. Sign in again'
-  )
+  new ApiException(401, 'E_DEVICE_TOKEN_REUSED', 'deviceTokenReused')
 
 /**
  * The device a token names, when it is valid and belongs to `account` (case-insensitive); null for

@@ -233,12 +233,7 @@ async function signIn(
   return { ...(await signAdminToken(user.id, user.tokenVersion, sessionId)), deviceToken }
 }
 
-export const mfaTokenInvalid = () =>
-  new ApiException(
-    400,
-    'E_MFA_TOKEN_INVALID',
-    'The mfaToken is unknown, expired, used or dead after too many wrong codes: log in again'
-  )
+export const mfaTokenInvalid = () => new ApiException(400, 'E_MFA_TOKEN_INVALID', 'mfaTokenInvalid')
 
 type SecondStepInput = Client & {
   mfaToken: string
@@ -295,7 +290,7 @@ export async function loginSecondStep(input: SecondStepInput, logger: Logger) {
       await failMfaChallenge(challenge)
       logger.info({ event: 'login.mfa_failed', account, ip }, 'second step failed')
       await recordLogin({ ...attempt, userId: user.id, outcome: 'mfa_failed' })
-      throw invalidCredentials('Invalid code')
+      throw invalidCredentials('invalidCode')
     }
     if (!(await spendMfaChallenge(challenge))) {
       await giveBack(reservation)

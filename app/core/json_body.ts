@@ -34,7 +34,7 @@ export function isPlainJson(request: IncomingMessage) {
   return JSON_TYPES.has(mediaType.trim().toLowerCase())
 }
 
-const tooLarge = () => new ApiException(413, 'E_PAYLOAD_TOO_LARGE', 'Request body too large')
+const tooLarge = () => new ApiException(413, 'E_PAYLOAD_TOO_LARGE', 'payloadTooLarge')
 
 /** Reads and parses the body: resolves with the JSON text and its value. */
 export function readJsonBody(request: IncomingMessage): Promise<{ raw: string; parsed: object }> {
@@ -67,7 +67,7 @@ export function readJsonBody(request: IncomingMessage): Promise<{ raw: string; p
       }
     }
     // The client went away before the end of its body.
-    const onClose = () => stop(new ApiException(400, 'E_BAD_REQUEST', 'Request aborted'))
+    const onClose = () => stop(new ApiException(400, 'E_BAD_REQUEST', 'requestAborted'))
     request.on('data', onData)
     request.once('end', onEnd)
     request.once('close', onClose)
@@ -78,11 +78,7 @@ export function readJsonBody(request: IncomingMessage): Promise<{ raw: string; p
 function parse(raw: string): object {
   if (raw === '') return {}
   if (!STRICT_JSON.test(raw)) {
-    throw new ApiException(
-      422,
-      'E_VALIDATION_ERROR',
-      'Invalid JSON, only supports object and array'
-    )
+    throw new ApiException(422, 'E_VALIDATION_ERROR', 'jsonNotObject')
   }
   try {
     return safeParse(raw)

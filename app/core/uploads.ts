@@ -14,11 +14,7 @@ import { FieldError } from '#exceptions/api_exception'
 export async function readUpload(request: Request, field: string, maxBytes: number) {
   const multipart = request.multipart as Request['multipart'] | undefined
   if (!multipart || request.is(['multipart/form-data']) === null) {
-    throw new FieldError(
-      field,
-      `Send the file as multipart/form-data, in the part "${field}"`,
-      'required'
-    )
+    throw new FieldError(field, 'sendMultipart', 'required', { field })
   }
   let bytes: Buffer | undefined
   multipart.onFile(field, {}, async (part, reportChunk) => {
@@ -34,11 +30,7 @@ export async function readUpload(request: Request, field: string, maxBytes: numb
   })
   await multipart.process()
   if (!bytes) {
-    throw new FieldError(
-      field,
-      `Send the file as multipart/form-data, in the part "${field}"`,
-      'required'
-    )
+    throw new FieldError(field, 'sendMultipart', 'required', { field })
   }
   return bytes
 }

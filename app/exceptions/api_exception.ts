@@ -1,9 +1,14 @@
 import { Exception } from '@adonisjs/core/exceptions'
+import { messageOf } from '#exceptions/messages'
+
+type Data = Record<string, string | number>
 
 /**
  * An error the API answers on purpose. The handler renders every one of them as
  * `{ errors: [{ code, message }] }` with its status (the error contract: README.md, "HTTP API";
- * the default code per status: CODE_BY_STATUS in handler.ts).
+ * the default code per status: CODE_BY_STATUS in handler.ts), the message in the caller's
+ * language: `key` names it in resources/lang/<locale>/errors.json, `data` fills it in (ICU).
+ * `message` is the English one (logs, tests).
  *
  * An answer (401, 404, 429 ...), never a fault to debug: it inherits from AdonisJS's Exception
  * (so `instanceof Error` and `instanceof Exception` hold, and `toString()` works) but is not built
@@ -15,91 +20,85 @@ export class ApiException {
   constructor(
     public status: number,
     public code: string,
-    public message: string,
-    public headers?: Record<string, string>
+    public key: string,
+    public headers?: Record<string, string>,
+    public data?: Data
   ) {}
+
+  get message() {
+    return messageOf(this.key, this.data)
+  }
 }
 Object.setPrototypeOf(ApiException.prototype, Exception.prototype)
 ApiException.prototype.name = 'ApiException'
 
-export const unauthorized = (message = 'Authentication required') =>
-  new ApiException(401, 'E_UNAUTHORIZED', message)
+export const unauthorized = (key = 'unauthorized') => new ApiException(401, 'E_UNAUTHORIZED', key)
 
-export const invalidCredentials = (message = 'Invalid account or password') =>
-  new ApiException(401, 'E_INVALID_CREDENTIALS', message)
+export const invalidCredentials = (key = 'invalidCredentials') =>
+  new ApiException(401, 'E_INVALID_CREDENTIALS', key)
 
-export const forbidden = (message = 'You do not have permission to perform this action') =>
-  new ApiException(403, 'E_FORBIDDEN', message)
+export const forbidden = (key = 'forbidden') => new ApiException(403, 'E_FORBIDDEN', key)
 
-export const notFound = (message = 'Resource not found') =>
-  new ApiException(404, 'E_NOT_FOUND', message)
+export const notFound = (key = 'notFound') => new ApiException(404, 'E_NOT_FOUND', key)
 
-export const conflict = (message: string) => new ApiException(409, 'E_CONFLICT', message)
+export const conflict = (key: string, data?: Data) =>
+  new ApiException(409, 'E_CONFLICT', key, undefined, data)
 
 export const exportTooLarge = (limit: number) =>
-  new ApiException(
-    422,
-    'E_EXPORT_TOO_LARGE',
-    `The filters match more than ${limit} rows: narrow them (for example with from/to) and export again`
-  )
+  new ApiException(422, 'E_EXPORT_TOO_LARGE', 'exportTooLarge', undefined, { limit })
 
-export const captchaFailed = () =>
-  new ApiException(400, 'E_CAPTCHA_FAILED', 'Captcha verification failed, fetch a new challenge')
+export const captchaFailed = () => new ApiException(400, 'E_CAPTCHA_FAILED', 'captchaFailed')
 
 export const captchaTokenInvalid = () =>
-  new ApiException(
-    400,
-    'E_CAPTCHA_TOKEN_INVALID',
-    'The captcha credential is missing, expired or already used'
-  )
+  new ApiException(400, 'E_CAPTCHA_TOKEN_INVALID', 'captchaTokenInvalid')
 
 /** Retry-After in whole seconds, at least 1. */
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.ceil(seconds))) })
 
 /**
  * A 429 carries Retry-After and the RateLimit-* headers (IETF draft, as a counted success sends
- * them: app/auth/limits.ts setRateLimitHeaders): nothing remains, the window resets when
- * the client may retry. `limit` is the allowance of the key that refused, when the caller knows
- * it; without it only RateLimit-Limit is left out (the login blocks of limits.ts refuse
- * without naming their key's allowance).
+ * them: app/auth/limits.ts setRateLimitHeaders): nothing remains, the window resets when the
+ * client may retry. `limit` is the allowance of the key that refused, when the caller knows it;
+ * without it only RateLimit-Limit is left out.
  */
-export const tooManyRequests = (retryAfterSeconds: number, limit?: number) => {
+function refusedFor(retryAfterSeconds: number, limit?: number) {
   const headers: Record<string, string> = retryAfter(retryAfterSeconds)
   if (limit !== undefined) headers['RateLimit-Limit'] = String(limit)
   headers['RateLimit-Remaining'] = '0'
   headers['RateLimit-Reset'] = headers['Retry-After']
-  return new ApiException(429, 'E_TOO_MANY_REQUESTS', 'Too many requests, try again later', headers)
+  return headers
 }
 
+export const tooManyRequests = (retryAfterSeconds: number, limit?: number) =>
+  new ApiException(
+    429,
+    'E_TOO_MANY_REQUESTS',
+    'tooManyRequests',
+    refusedFor(retryAfterSeconds, limit)
+  )
+
 /**
- * The account's ceiling is reached (app/auth/limits.ts): callers without an owner's key
- * are refused until the owner signs in, an unlock, or the window ends.
+ * The account's ceiling is reached (app/auth/limits.ts): callers without an owner's key are
+ * refused until the owner signs in, an unlock, or the window ends.
  */
-export const accountLocked = (retryAfterSeconds: number) => {
-  const error = tooManyRequests(retryAfterSeconds)
-  error.code = 'E_ACCOUNT_LOCKED'
-  error.message =
-    'Too many failed sign-ins for this account: it is locked for new browsers. Sign in from a ' +
-    'device you used before, or ask an administrator to unlock it'
-  return error
-}
+export const accountLocked = (retryAfterSeconds: number) =>
+  new ApiException(429, 'E_ACCOUNT_LOCKED', 'accountLocked', refusedFor(retryAfterSeconds))
 
 /** Busy, not broken: the client may retry after a moment (rendered like a data store outage). */
 export const unavailable = (retryAfterSeconds: number) =>
-  new ApiException(
-    503,
-    'E_UNAVAILABLE',
-    'The service is temporarily unavailable',
-    retryAfter(retryAfterSeconds)
-  )
+  new ApiException(503, 'E_UNAVAILABLE', 'unavailable', retryAfter(retryAfterSeconds))
 
-/** A validation failure raised by business code (not by VineJS), rendered like a 422 from VineJS. */
+/**
+ * A validation failure raised by business code (not by VineJS), rendered like a 422 from VineJS;
+ * `key` and `data` name its message as ApiException's do.
+ */
 export class FieldError extends Exception {
   constructor(
     public field: string,
-    message: string,
-    public rule = 'invalid'
+    public key: string,
+    public rule = 'invalid',
+    public data?: Data
   ) {
-    super(message, { status: 422, code: 'E_VALIDATION_ERROR' })
+    super(messageOf(key, data), { status: 422, code: 'E_VALIDATION_ERROR' })
   }
 }

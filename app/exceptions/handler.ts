@@ -4,6 +4,7 @@ import { errors as limiterErrors } from '@adonisjs/limiter'
 import { errors as lucidErrors } from '@adonisjs/lucid'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import { ApiException, FieldError, tooManyRequests } from '#exceptions/api_exception'
+import { localeOf, messageOf, refusalOf } from '#exceptions/messages'
 import { recordRefusal } from '#services/audit_log'
 import { permissionOf } from '#middleware/permission_middleware'
 import { readinessSuspect } from '#start/health'
@@ -73,11 +74,13 @@ export default class HttpExceptionHandler extends ExceptionHandler {
   protected debug = false
 
   async handle(error: unknown, ctx: HttpContext) {
-    const rendered = this.render(error)
+    const rendered = this.render(error, localeOf(ctx))
     if (rendered.status === 429) rateLimitRefusals.inc({ route: ctx.route?.pattern ?? 'unmatched' })
     if (rendered.status === 403) {
-      this.logForbidden(ctx, rendered.errors[0].message)
-      await this.auditRefusal(ctx, rendered.errors[0].message)
+      // Logs and the audit log in English, whatever the caller reads.
+      const reason = localeOf(ctx) === 'en' ? rendered : this.render(error, 'en')
+      this.logForbidden(ctx, reason.errors[0].message)
+      await this.auditRefusal(ctx, reason.errors[0].message)
     }
     // A deliberate 503 (an ApiException: the search gate shedding load) is an answer, not a fault.
     if (rendered.status >= 500 && !(error instanceof ApiException)) {
@@ -138,18 +141,28 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }
   }
 
-  protected render(error: unknown): Rendered {
+  /** The error in the contract, its messages in `locale` (resources/lang; VineJS's already are). */
+  protected render(error: unknown, locale: string): Rendered {
+    const message = (key: string, data?: Record<string, unknown>) => messageOf(key, data, locale)
     if (error instanceof ApiException) {
       return {
         status: error.status,
-        errors: [{ code: error.code!, message: error.message }],
+        errors: [{ code: error.code!, message: message(error.key, error.data) }],
         headers: error.headers,
       }
     }
     if (error instanceof bouncerErrors.E_AUTHORIZATION_FAILURE) {
+      const translation = error.response.translation
       return {
         status: 403,
-        errors: [{ code: 'E_FORBIDDEN', message: error.response.message || error.message }],
+        errors: [
+          {
+            code: 'E_FORBIDDEN',
+            message: translation
+              ? refusalOf(translation.identifier, translation.data, locale)
+              : error.response.message || message('forbidden'),
+          },
+        ],
       }
     }
     if (error instanceof vineErrors.E_VALIDATION_ERROR) {
@@ -161,7 +174,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
         errors: [
           {
             code: 'E_VALIDATION_ERROR',
-            message: error.message,
+            message: message(error.key, error.data),
             field: error.field,
             rule: error.rule,
           },
@@ -172,10 +185,10 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
       // The limiter's own exception (route throttles, the captcha allowance): the same answer as
       // ours, with the allowance of the limiter that refused.
-      return this.render(tooManyRequests(error.response.availableIn, error.response.limit))
+      return this.render(tooManyRequests(error.response.availableIn, error.response.limit), locale)
     }
     if (error instanceof lucidErrors.E_ROW_NOT_FOUND) {
-      return { status: 404, errors: [{ code: 'E_NOT_FOUND', message: 'Resource not found' }] }
+      return { status: 404, errors: [{ code: 'E_NOT_FOUND', message: message('notFound') }] }
     }
 
     const err = (error ?? {}) as {
@@ -187,22 +200,23 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (err.code && UNIQUE_VIOLATIONS.has(err.code)) {
       return {
         status: 409,
-        errors: [{ code: 'E_CONFLICT', message: 'The value is already taken' }],
+        errors: [{ code: 'E_CONFLICT', message: message('valueTaken') }],
       }
     }
     if (err.code && FOREIGN_KEY_VIOLATIONS.has(err.code)) {
       return {
         status: 409,
-        errors: [
-          { code: 'E_CONFLICT', message: 'A related record was changed at the same time, retry' },
-        ],
+        errors: [{ code: 'E_CONFLICT', message: message('relatedChanged') }],
       }
     }
     if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
       return {
         status: err.status,
         errors: [
-          { code: CODE_BY_STATUS[err.status] ?? 'E_BAD_REQUEST', message: this.clientMessage(err) },
+          {
+            code: CODE_BY_STATUS[err.status] ?? 'E_BAD_REQUEST',
+            message: this.clientMessage(err, locale),
+          },
         ],
       }
     }
@@ -211,10 +225,10 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (this.isUnavailable(error)) {
       return {
         status: 503,
-        errors: [{ code: 'E_UNAVAILABLE', message: 'The service is temporarily unavailable' }],
+        errors: [{ code: 'E_UNAVAILABLE', message: message('unavailable') }],
       }
     }
-    return { status: 500, errors: [{ code: 'E_INTERNAL', message: 'Internal server error' }] }
+    return { status: 500, errors: [{ code: 'E_INTERNAL', message: message('internal') }] }
   }
 
   protected validationEntries(messages: unknown): ErrorEntry[] {
@@ -227,12 +241,17 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }))
   }
 
-  /** Framework 4xx messages are safe to show, except the JSON parser's, which echo input. */
-  protected clientMessage(err: { status?: number; message?: string }) {
-    if (err.status === 400 && err instanceof SyntaxError) return 'Malformed JSON body'
-    if (err.status === 404) return 'Resource not found'
-    if (err.status === 413) return 'Request body too large'
-    return err.message ?? 'Bad request'
+  /**
+   * Framework 4xx messages are safe to show in English, except the JSON parser's, which echo
+   * input; in another language, the status's own message.
+   */
+  protected clientMessage(err: { status?: number; message?: string }, locale: string) {
+    if (err.status === 400 && err instanceof SyntaxError)
+      return messageOf('malformedJson', {}, locale)
+    if (err.status === 404) return messageOf('notFound', {}, locale)
+    if (err.status === 413) return messageOf('payloadTooLarge', {}, locale)
+    if (locale !== 'en' || !err.message) return messageOf(`status.${err.status}`, {}, locale)
+    return err.message
   }
 
   protected isUnavailable(error: unknown): boolean {

@@ -30,7 +30,7 @@ const BODY_METHODS = new Set<string>(bodyParserConfig.allowedMethods)
 
 function rejectNul(ctx: HttpContext, inBody: string | null) {
   const field = findNul(ctx.params, '') ?? findNul(ctx.request.qs(), '') ?? inBody
-  if (field) throw new FieldError(field, 'NUL characters are not allowed', 'noNullBytes')
+  if (field) throw new FieldError(field, 'nulCharacters', 'noNullBytes')
 }
 
 /** A plain JSON body (app/core/json_body.ts), set on the request as the bodyparser does. */

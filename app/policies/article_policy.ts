@@ -1,6 +1,6 @@
-import { AuthorizationResponse, BasePolicy } from '@adonisjs/bouncer'
+import { BasePolicy } from '@adonisjs/bouncer'
 import { PERMISSIONS } from '#auth/permissions'
-import { type Principal, REFUSED } from '#policies/grant_rule'
+import { type Principal, REFUSED, refuse } from '#policies/grant_rule'
 
 /**
  * Articles. A published article is live content: editing or deleting it is a publishing act, so
@@ -20,6 +20,6 @@ export default class ArticlePolicy extends BasePolicy {
     if (article.status !== 'published' || principal.access.can(PERMISSIONS.article.publish)) {
       return true
     }
-    return AuthorizationResponse.deny(REFUSED.publish, 403)
+    return refuse(REFUSED.publish)
   }
 }

@@ -1,8 +1,8 @@
-import { AuthorizationResponse, BasePolicy } from '@adonisjs/bouncer'
-import { type Principal, REFUSED, requireScopeHeld } from '#policies/grant_rule'
+import { BasePolicy } from '@adonisjs/bouncer'
+import { type Principal, REFUSED, requireScopeHeld, refuse } from '#policies/grant_rule'
 import { seesDept } from '#services/admin/data_scope'
 
-const deny = () => AuthorizationResponse.deny(REFUSED.dept, 403)
+const deny = () => refuse(REFUSED.dept)
 
 /**
  * Departments, for a caller without the `all` scope (a super admin passes `before`). The tree is

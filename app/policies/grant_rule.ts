@@ -1,4 +1,5 @@
 import { AuthorizationResponse } from '@adonisjs/bouncer'
+import { refusalOf } from '#exceptions/messages'
 import type { AccessSnapshot } from '#auth/access_snapshot'
 import type { DataScopeKind } from '#models/role'
 
@@ -31,11 +32,11 @@ export function withinHeld(held: ReadonlySet<number>, ids: Iterable<number>): bo
 export function requireHeld(
   principal: Principal,
   ids: Iterable<number>,
-  message: string
+  reason: Reason
 ): true | AuthorizationResponse {
   const missing = notHeld(principal.access.menuIds, ids)
   if (missing.length === 0) return true
-  return AuthorizationResponse.deny(`${message}; not held: menu id(s) ${missing.join(', ')}`, 403)
+  return refuse(reason, 'menus', missing)
 }
 
 /** The permission codes of `codes` the caller does not hold (sorted, without duplicates). */
@@ -49,11 +50,11 @@ export function codesNotHeld(principal: Principal, codes: Iterable<string>): str
 export function requireCodesHeld(
   principal: Principal,
   codes: Iterable<string>,
-  message: string
+  reason: Reason
 ): true | AuthorizationResponse {
   const missing = codesNotHeld(principal, codes)
   if (missing.length === 0) return true
-  return AuthorizationResponse.deny(`${message}; not held: ${missing.join(', ')}`, 403)
+  return refuse(reason, 'codes', missing)
 }
 
 /** The roles the caller is assigned, whatever their status. */
@@ -116,27 +117,47 @@ export function deptsShown(
 export function requireScopeHeld(
   principal: Principal,
   shown: 'all' | Iterable<number>,
-  message: string = REFUSED.scope
+  reason: Reason = REFUSED.scope
 ): true | AuthorizationResponse {
   const { scope } = principal.access
   if (scope.all) return true
-  if (shown === 'all') return AuthorizationResponse.deny(`${message}; not held: all`, 403)
+  if (shown === 'all') return refuse(reason, 'all')
   const missing = notHeld(scope.deptIds, shown)
   if (missing.length === 0) return true
-  return AuthorizationResponse.deny(`${message}; not seen: dept id(s) ${missing.join(', ')}`, 403)
+  return refuse(reason, 'depts', missing)
 }
 
-/** Refusal messages, shared by the policies (clients may show them). */
+/**
+ * Why the rule refuses, shared by the policies: each names its message in
+ * resources/lang/<locale>/errors.json (`refused.<reason>`), clients may show it.
+ */
 export const REFUSED = {
-  route: 'You do not have permission to perform this action',
-  grant: 'You may only grant menus and permissions you hold yourself',
-  grantRoles: 'You may only grant roles whose menus and permissions you hold yourself',
-  target: 'You may only change what holds no more than you do',
-  ownRole: 'You cannot change the status of a role you hold',
-  superAdmin: 'Only a super administrator may do this to a super administrator or its role',
-  code: 'You may only set a permission code you hold yourself',
-  tokenCodes: 'An API token may only carry permission codes you hold yourself',
-  publish: 'Changing a published article requires the publish permission',
-  scope: 'You may only grant a data scope within your own',
-  dept: 'You may only use departments you see',
+  route: 'route',
+  grant: 'grant',
+  grantRoles: 'grantRoles',
+  target: 'target',
+  ownRole: 'ownRole',
+  superAdmin: 'superAdmin',
+  code: 'code',
+  tokenCodes: 'tokenCodes',
+  publish: 'publish',
+  scope: 'scope',
+  dept: 'dept',
 } as const
+export type Reason = keyof typeof REFUSED
+
+/** What is not held, named after the reason: `notHeld.<kind>` in the catalog, with the ids. */
+type NotHeld = 'menus' | 'codes' | 'all' | 'depts' | 'roles'
+
+/**
+ * A 403 verdict for `reason`, with what is not held (the ids help an administrator see what to
+ * ask a super admin for; they reveal nothing the caller cannot list). The handler renders it in
+ * the caller's language from its translation identifier and data; `message` is the English one.
+ */
+export function refuse(reason: Reason, missing?: NotHeld, ids: (number | string)[] = []) {
+  const data = missing ? { notHeld: `notHeld.${missing}`, ids: ids.join(', ') } : {}
+  return AuthorizationResponse.deny(refusalOf(`errors.refused.${reason}`, data), 403).t(
+    `errors.refused.${reason}`,
+    data
+  )
+}

@@ -1,7 +1,5 @@
-import { AuthorizationResponse, BasePolicy } from '@adonisjs/bouncer'
-import { type Principal, REFUSED, requireHeld } from '#policies/grant_rule'
-
-const deny = (message: string) => AuthorizationResponse.deny(message, 403)
+import { BasePolicy } from '@adonisjs/bouncer'
+import { type Principal, REFUSED, requireHeld, refuse } from '#policies/grant_rule'
 
 /** A node with everything below it (a status, type or code change reaches the whole subtree). */
 export type MenuTarget = { id: number; subtree: readonly number[] }
@@ -35,7 +33,7 @@ export default class MenuPolicy extends BasePolicy {
   }
 
   private changeAllowed(principal: Principal, change: MenuChange) {
-    if (change.permission && !principal.access.can(change.permission)) return deny(REFUSED.code)
+    if (change.permission && !principal.access.can(change.permission)) return refuse(REFUSED.code)
     if (
       change.parentId !== undefined &&
       change.parentId !== null &&

@@ -1,14 +1,13 @@
-import { AuthorizationResponse, BasePolicy } from '@adonisjs/bouncer'
+import { BasePolicy } from '@adonisjs/bouncer'
 import {
   type Principal,
   REFUSED,
   holdsRole,
   requireHeld,
   requireScopeHeld,
+  refuse,
 } from '#policies/grant_rule'
 import type { RoleGrant } from '#policies/holdings'
-
-const deny = (message: string) => AuthorizationResponse.deny(message, 403)
 
 /**
  * Roles, for a non-super caller (an enabled super admin passes `before`). The role service keeps
@@ -41,7 +40,7 @@ export default class RolePolicy extends BasePolicy {
   ) {
     const target = this.manage(principal, role)
     if (target !== true) return target
-    if (change.status && holdsRole(principal, role.id)) return deny(REFUSED.ownRole)
+    if (change.status && holdsRole(principal, role.id)) return refuse(REFUSED.ownRole)
     // A new data scope, as the role's current holders would get it.
     return change.shows === undefined ? true : requireScopeHeld(principal, change.shows)
   }
@@ -58,7 +57,7 @@ export default class RolePolicy extends BasePolicy {
   }
 
   private manage(principal: Principal, role: RoleGrant) {
-    if (role.isSuperAdmin || role.isSystem) return deny(REFUSED.superAdmin)
+    if (role.isSuperAdmin || role.isSystem) return refuse(REFUSED.superAdmin)
     const menus = requireHeld(principal, role.menuIds, REFUSED.target)
     if (menus !== true) return menus
     return requireScopeHeld(principal, role.shows, REFUSED.target)

@@ -1,4 +1,4 @@
-import { AuthorizationResponse, BasePolicy } from '@adonisjs/bouncer'
+import { BasePolicy } from '@adonisjs/bouncer'
 import {
   type Principal,
   REFUSED,
@@ -6,11 +6,10 @@ import {
   requireCodesHeld,
   requireHeld,
   requireScopeHeld,
+  refuse,
 } from '#policies/grant_rule'
 import { seesDept } from '#services/admin/data_scope'
 import type { AccountHolding, RoleGrant } from '#policies/holdings'
-
-const deny = (message: string) => AuthorizationResponse.deny(message, 403)
 
 /** Where an account goes (its department), and the departments its roles then show it. */
 export type Placement = { deptId: number | null; shows: 'all' | Iterable<number> }
@@ -75,7 +74,7 @@ export default class UserPolicy extends BasePolicy {
 
   /** Holds nothing the caller lacks: menus, and departments its data scope shows it. */
   private manage(principal: Principal, account: AccountHolding) {
-    if (account.isSuperAdmin) return deny(REFUSED.superAdmin)
+    if (account.isSuperAdmin) return refuse(REFUSED.superAdmin)
     const menus = requireHeld(principal, account.menuIds, REFUSED.target)
     if (menus !== true) return menus
     return requireScopeHeld(principal, account.shows, REFUSED.target)
@@ -83,17 +82,17 @@ export default class UserPolicy extends BasePolicy {
 
   /** An account placed in `deptId`, where its roles would show it `shows`. */
   private place(principal: Principal, { deptId, shows }: Placement) {
-    if (!seesDept(principal.access.scope, deptId)) return deny(REFUSED.dept)
+    if (!seesDept(principal.access.scope, deptId)) return refuse(REFUSED.dept)
     return requireScopeHeld(principal, shows)
   }
 
   private grantRoles(principal: Principal, roles: readonly RoleGrant[]) {
-    if (roles.some((role) => role.isSuperAdmin)) return deny(REFUSED.superAdmin)
+    if (roles.some((role) => role.isSuperAdmin)) return refuse(REFUSED.superAdmin)
     const refused = roles
       .filter((role) => notHeld(principal.access.menuIds, role.menuIds).length > 0)
       .map((role) => role.id)
       .sort((a, b) => a - b)
     if (refused.length === 0) return true
-    return deny(`${REFUSED.grantRoles}; refused: role id(s) ${refused.join(', ')}`)
+    return refuse(REFUSED.grantRoles, 'roles', refused)
   }
 }

@@ -60,11 +60,7 @@ async function assertNotReused(user: User, password: string, field: string) {
   const digests = [...new Set([user.password, ...rows.map((row) => row.digest)])].slice(0, keep)
   for (const digest of digests) {
     if (await hashGate.run('trusted', () => hash.verify(digest, password))) {
-      throw new FieldError(
-        field,
-        `The password must differ from your last ${keep} passwords`,
-        'history'
-      )
+      throw new FieldError(field, 'passwordInHistory', 'history', { keep })
     }
   }
 }
@@ -169,9 +165,7 @@ export async function createAccount(input: AccountInput, options: CreateAccountO
   await assertPasswordPolicy(password, account)
   const existing = await findAccount(account)
   if (existing) {
-    throw conflict(
-      `An account named "${existing.account}" already exists (accounts are case-insensitive)`
-    )
+    throw conflict('accountExists', { account: existing.account })
   }
   const digest = await hashPassword(password)
   return db.transaction(async (trx) => {

@@ -60,9 +60,7 @@ export default class ApiTokenService {
         .where('expires_at', '>', now)
         .count('* as live')
       if (Number(live) >= MAX_LIVE_PER_ACCOUNT) {
-        throw conflict(
-          `An account holds at most ${MAX_LIVE_PER_ACCOUNT} live API tokens; revoke one first`
-        )
+        throw conflict('apiTokenLimit', { max: MAX_LIVE_PER_ACCOUNT })
       }
       const created = await ApiToken.create(
         {
@@ -127,7 +125,7 @@ export default class ApiTokenService {
       const query = ApiToken.query({ client: trx }).where('id', id)
       if (ownerId !== null) query.where('user_id', ownerId)
       const token = await query.first()
-      if (!token) throw notFound('API token not found')
+      if (!token) throw notFound('apiTokenNotFound')
       if (ownerId === null) {
         await actor.bouncer
           .with(UserPolicy)

@@ -29,7 +29,8 @@ const SIGNATURES: { format: string; test: (bytes: Buffer) => boolean }[] = [
 /** One conversion at a time per instance (sharp's decode is the costly part), a few waiting. */
 const avatarGate = new PriorityGate(1, 8)
 
-const refuse = (message: string, rule: string) => new FieldError('avatar', message, rule)
+const refuse = (key: string, rule: string, data?: Record<string, number>) =>
+  new FieldError('avatar', key, rule, data)
 
 /**
  * An uploaded image as the stored avatar: the format sniffed from the bytes (PNG, JPEG, GIF,
@@ -40,26 +41,24 @@ const refuse = (message: string, rule: string) => new FieldError('avatar', messa
  * sharp writes no metadata (EXIF, GPS, XMP, ICC comments) unless asked to. 422 otherwise.
  */
 export async function toAvatarWebp(bytes: Buffer) {
-  if (bytes.length === 0) throw refuse('The file is empty', 'required')
-  if (bytes.length > AVATAR_MAX_BYTES) throw refuse('The image must be at most 2 MB', 'size')
+  if (bytes.length === 0) throw refuse('avatarEmpty', 'required')
+  if (bytes.length > AVATAR_MAX_BYTES)
+    throw refuse('avatarTooLarge', 'size', { mb: AVATAR_MAX_BYTES / 1024 / 1024 })
   const format = SIGNATURES.find((signature) => signature.test(bytes))?.format
-  if (!format) throw refuse('Send a PNG, JPEG, GIF or WebP image', 'image')
+  if (!format) throw refuse('avatarFormat', 'image')
   return avatarGate.run('trusted', async () => {
     const options = { limitInputPixels: AVATAR_MAX_INPUT_PIXELS, failOn: 'error' as const }
     const tooLarge = () =>
-      refuse(
-        `The image must have at most ${AVATAR_MAX_INPUT_PIXELS / 1_000_000} megapixels`,
-        'dimensions'
-      )
+      refuse('avatarPixels', 'dimensions', { megapixels: AVATAR_MAX_INPUT_PIXELS / 1_000_000 })
     let metadata: Metadata
     try {
       // The header only: sharp refuses here already when it claims more than the limit.
       metadata = await sharp(bytes, options).metadata()
     } catch (error) {
       if (/pixel limit/i.test((error as Error).message)) throw tooLarge()
-      throw refuse('The image could not be read', 'image')
+      throw refuse('avatarUnreadable', 'image')
     }
-    if (metadata.format !== format) throw refuse('The image could not be read', 'image')
+    if (metadata.format !== format) throw refuse('avatarUnreadable', 'image')
     const { width = 0, height = 0 } = metadata
     if (width < 1 || height < 1 || width * height > AVATAR_MAX_INPUT_PIXELS) throw tooLarge()
     try {
@@ -69,7 +68,7 @@ export async function toAvatarWebp(bytes: Buffer) {
         .webp({ quality: 82 })
         .toBuffer()
     } catch {
-      throw refuse('The image could not be decoded', 'image')
+      throw refuse('avatarUndecodable', 'image')
     }
   })
 }

@@ -101,30 +101,24 @@ function isCommon(commonWords: Set<string>, password: string, result: Result) {
  */
 export async function assertPasswordPolicy(password: string, account: string, field = 'password') {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
-    throw new FieldError(
-      field,
-      `The password must be between ${PASSWORD_MIN} and ${PASSWORD_MAX} characters`,
-      'length'
-    )
+    throw new FieldError(field, 'passwordLength', 'length', {
+      min: PASSWORD_MIN,
+      max: PASSWORD_MAX,
+    })
   }
   const lowered = password.toLowerCase()
   if (containsAccount(lowered, account)) {
-    throw new FieldError(field, 'The password must not contain the account name', 'notAccount')
+    throw new FieldError(field, 'passwordContainAccountName', 'notAccount')
   }
   const loaded = await getChecker()
   const result = loaded.zxcvbn.check(password, accountInputs(account))
   if (isCommon(loaded.commonWords, password, result)) {
-    throw new FieldError(
-      field,
-      'The password is a common or breached password: choose one that is not on the lists attackers try first',
-      'notCommon'
-    )
+    throw new FieldError(field, 'passwordCommonBreachedPassword', 'notCommon')
   }
   if (result.score < PASSWORD_MIN_SCORE) {
-    throw new FieldError(
-      field,
-      `The password is too easy to guess (strength ${result.score} of 4, at least ${PASSWORD_MIN_SCORE} needed): use a longer one, for example several unrelated words`,
-      'strength'
-    )
+    throw new FieldError(field, 'passwordTooEasy', 'strength', {
+      score: result.score,
+      min: PASSWORD_MIN_SCORE,
+    })
   }
 }

@@ -81,7 +81,7 @@ async function countedCode(ctx: HttpContext, user: User, spend: () => Promise<bo
   const reservation = await reserveAttempt(keys)
   if (!(await spend())) {
     await settleFailure(reservation)
-    throw new FieldError('code', 'Wrong or already used code', 'code')
+    throw new FieldError('code', 'wrongAlreadyUsedCode', 'code')
   }
   await settleSuccess(reservation, keys)
 }
@@ -96,9 +96,7 @@ export default class TwoFactorService {
   async setup(ctx: HttpContext, password: string) {
     return withCurrentPassword(ctx, password, 'password', async (user) => {
       if (user.twoFactorEnabled) {
-        throw conflict(
-          'A second factor is already enabled: disable it first (DELETE /api/auth/2fa)'
-        )
+        throw conflict('secondFactorEnabledDisableFirst')
       }
       const created = await newSecret(user.account)
       await db.transaction(async (trx) => {
@@ -116,9 +114,9 @@ export default class TwoFactorService {
 
   /** The first code of the pending secret enables it; returns the 10 recovery codes, once. */
   async confirm(ctx: HttpContext, user: User, code: string) {
-    if (user.twoFactorEnabled) throw conflict('The second factor is already enabled')
+    if (user.twoFactorEnabled) throw conflict('secondFactorEnabled')
     if ((await twoFactorState(user)) !== 'pending') {
-      throw conflict('No second factor is being set up: POST /api/auth/2fa/setup first')
+      throw conflict('noSecondFactorSetup')
     }
     await countedCode(ctx, user, () => spendTotp(user.id, code))
     const recoveryCodes = newRecoveryCodes()
@@ -130,7 +128,7 @@ export default class TwoFactorService {
         .whereNull('two_factor_confirmed_at')
         .update({ two_factor_confirmed_at: DateTime.utc().toFormat(trx.dialect.dateTimeFormat) })
       if ((updated as unknown as number) === 0) {
-        throw conflict('The second factor is already enabled')
+        throw conflict('secondFactorEnabled')
       }
       await storeRecoveryCodes(trx, user.id, recoveryCodes)
       await recordAudit(trx, selfSource(ctx, user, 'confirm'), {
@@ -149,7 +147,7 @@ export default class TwoFactorService {
    */
   async disable(ctx: HttpContext, password: string, code: string) {
     await withCurrentPassword(ctx, password, 'password', async (user) => {
-      if (!user.twoFactorEnabled) throw conflict('No second factor is enabled')
+      if (!user.twoFactorEnabled) throw conflict('noSecondFactor')
       await countedCode(ctx, user, () =>
         /^\d{6}$/.test(code) ? spendTotp(user.id, code) : spendRecoveryCode(user.id, code)
       )

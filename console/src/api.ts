@@ -1,6 +1,6 @@
 import { HttpError } from 'react-admin'
 import type { components } from './api-types'
-import { errorMessage } from './i18n/errors'
+import { currentLocale, errorMessage } from './i18n/errors'
 
 /** The API's shapes, generated from its OpenAPI document (`npm run api-types`, api-types.ts). */
 export type Schemas = components['schemas']
@@ -86,6 +86,8 @@ export async function api<T = any>(
   const url = apiUrl(path, options.query)
   const headers: Record<string, string> = {
     Accept: 'application/json',
+    // The server's messages (a field's validation message) in the console's language.
+    'Accept-Language': currentLocale() === 'zh' ? 'zh-CN' : 'en',
     ...authHeaders(),
     ...options.headers,
   }

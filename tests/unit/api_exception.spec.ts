@@ -21,7 +21,7 @@ test.group('ApiException: an answer built without the Error constructor', () => 
 
   test('thrown and caught like any error', async ({ assert }) => {
     await assert.rejects(async () => {
-      throw notFound('No such article')
-    }, 'No such article')
+      throw notFound('articleNotFound')
+    }, 'Article not found')
   })
 })

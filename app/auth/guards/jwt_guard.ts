@@ -164,19 +164,19 @@ export class JwtGuard implements GuardContract<User> {
 
     const header = this.ctx.request.header('authorization')
     if (!header) throw unauthorized()
-    if (header.length > adminAuthConfig.jwt.maxHeaderLength) throw unauthorized('Invalid token')
+    if (header.length > adminAuthConfig.jwt.maxHeaderLength) throw unauthorized('invalidToken')
     const apiToken = API_TOKEN_BEARER.exec(header)
     if (apiToken) {
       if (!options.apiTokens) {
-        throw unauthorized('API tokens are accepted on /api/admin routes only')
+        throw unauthorized('apiTokensAcceptedApi')
       }
       return this.authenticateApiToken(apiToken[1])
     }
     const match = BEARER.exec(header)
-    if (!match) throw unauthorized('Invalid token')
+    if (!match) throw unauthorized('invalidToken')
 
     const claims = await verifyAdminToken(match[1])
-    if (!claims) throw unauthorized('Invalid or expired token')
+    if (!claims) throw unauthorized('invalidExpiredToken')
 
     const row = await readGuardRow(claims.userId, claims.sessionId)
     const account = row ? accountStateFor(row) : null
@@ -187,7 +187,7 @@ export class JwtGuard implements GuardContract<User> {
       account.tokenVersion !== claims.tokenVersion ||
       !sessionIsLive(row)
     ) {
-      throw unauthorized('Session is no longer valid, sign in again')
+      throw unauthorized('sessionLongerValidSign')
     }
     await touchSession(claims.sessionId, row.session_last_seen_at!)
 
@@ -214,7 +214,7 @@ export class JwtGuard implements GuardContract<User> {
     ])
     const account = row ? accountStateFor(row) : null
     if (!account || !apiTokenIsLive(row, account)) {
-      throw unauthorized('The API token is invalid, expired or revoked')
+      throw unauthorized('apiTokenInvalidExpired')
     }
     const id = Number(row.api_token_id)
     await touchApiToken(id, row.api_token_last_used_at, this.ctx.request.ip())

@@ -31,7 +31,7 @@ export default class AvatarsController {
   async show({ params, response }: HttpContext) {
     // An id beyond the 32-bit range cannot exist (PostgreSQL would refuse the comparison).
     const avatar = params.userId <= MAX_ID ? await this.profiles.avatarOf(params.userId) : null
-    if (!avatar) throw notFound('No avatar')
+    if (!avatar) throw notFound('noAvatar')
     response.header('ETag', `"${avatar.etag}"`)
     response.header('Cache-Control', 'private, no-cache')
     if (response.fresh()) return response.notModified()

@@ -36,7 +36,7 @@ export default class DevicesController {
 
   async destroy({ auth, params, response }: HttpContext) {
     const user = auth.use('jwt').getUserOrFail()
-    if (!(await revokeDevice(user.id, params.id))) throw notFound('Device not found')
+    if (!(await revokeDevice(user.id, params.id))) throw notFound('deviceNotFound')
     return response.noContent()
   }
 }

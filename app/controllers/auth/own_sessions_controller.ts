@@ -24,7 +24,7 @@ export default class OwnSessionsController {
   /** Ends one of the caller's sessions (another device, or this one). */
   async destroy({ auth, params, response }: HttpContext) {
     const user = auth.use('jwt').getUserOrFail()
-    if (!(await endOwnSession(user.id, params.id))) throw notFound('Session not found')
+    if (!(await endOwnSession(user.id, params.id))) throw notFound('sessionNotFound')
     return response.noContent()
   }
 }

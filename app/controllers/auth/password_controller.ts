@@ -34,11 +34,7 @@ export default class PasswordController {
       'currentPassword',
       async (account) => {
         if (newPassword === currentPassword) {
-          throw new FieldError(
-            'newPassword',
-            'The new password must differ from the current one',
-            'different'
-          )
+          throw new FieldError('newPassword', 'newPasswordDifferFrom', 'different')
         }
         return setPassword(account, newPassword, 'newPassword')
       }

@@ -71,7 +71,7 @@ export default class ArticlesController {
     const { slug } = await showArticleValidator.validate({ slug: request.param('slug') })
     const article = await this.articles.findBySlug(slug)
     // Unknown, draft, archived and scheduled all answer the same: nothing tells them apart.
-    if (!article) throw notFound('Article not found')
+    if (!article) throw notFound('articleNotFound')
     return this.send(
       response,
       answerOf(article, () => JSON.stringify({ data: new ArticleTransformer(article).forDetail() }))

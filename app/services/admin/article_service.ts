@@ -145,7 +145,7 @@ export default class ArticleService {
   private async assertSlugFree(slug: string, exceptId: number | null) {
     const query = Article.query().where('slug', slug).select('id')
     if (exceptId !== null) query.whereNot('id', exceptId)
-    if (await query.first()) throw conflict('The slug is already taken')
+    if (await query.first()) throw conflict('slugAlreadyTaken')
   }
 
   /** `base`, or `base-2`, `base-3`, ... whichever is free first. */

@@ -68,7 +68,7 @@ export default class DeptService {
     return db.transaction(async (trx) => {
       await lockTree(trx)
       if (parentId !== null && !(await Dept.find(parentId, { client: trx }))) {
-        throw new FieldError('parentId', 'The parent department does not exist', 'exists')
+        throw new FieldError('parentId', 'parentDeptMissing', 'exists')
       }
       await actor.bouncer.with(DeptPolicy).authorize('create', parentId)
       const created = await Dept.create(
@@ -89,15 +89,11 @@ export default class DeptService {
       const parentId = data.parentId ?? null
       if (moved && parentId !== null) {
         if (!parents.has(parentId)) {
-          throw new FieldError('parentId', 'The parent department does not exist', 'exists')
+          throw new FieldError('parentId', 'parentDeptMissing', 'exists')
         }
         // The new parent may not be the department itself or anything below it.
         if (subtreeOf(dept.id, parents).includes(parentId)) {
-          throw new FieldError(
-            'parentId',
-            'A department cannot move below itself or one of its own descendants',
-            'notDescendant'
-          )
+          throw new FieldError('parentId', 'departmentMoveBelowItself', 'notDescendant')
         }
       }
       await actor.bouncer
@@ -119,10 +115,10 @@ export default class DeptService {
       const dept = await this.show(actor, id, trx)
       await actor.bouncer.with(DeptPolicy).authorize('delete', dept)
       if (await trx.from('depts').where('parent_id', dept.id).select('id').first()) {
-        throw conflict('The department still has sub-departments: delete or move them first')
+        throw conflict('departmentStillHasSub')
       }
       if (await trx.from('users').where('dept_id', dept.id).select('id').first()) {
-        throw conflict('The department still has members: move them to another department first')
+        throw conflict('departmentStillHasMembers')
       }
       // role_depts rows go with it (FK cascade): custom scopes stop showing it.
       await deleteAudited(trx, actor, 'dept', dept)

@@ -26,7 +26,7 @@ export async function assertIdsExist(
   const found = new Set(rows.map((row) => Number(row.id)))
   const missing = ids.filter((id) => !found.has(id))
   if (missing.length) {
-    throw new FieldError(field, `Unknown id(s): ${missing.join(', ')}`, 'exists')
+    throw new FieldError(field, 'unknownIds', 'exists', { ids: missing.join(', ') })
   }
 }
 

@@ -158,15 +158,11 @@ export default class MenuService {
       const parentChanged = fields.parentId !== menu.parentId
       if (parentChanged && fields.parentId !== null) {
         if (fields.parentId === menu.id) {
-          throw new FieldError('parentId', 'A menu cannot be its own parent', 'notSelf')
+          throw new FieldError('parentId', 'menuOwnParent', 'notSelf')
         }
         for (let at = parents.get(fields.parentId); at !== null && at !== undefined;) {
           if (at === menu.id) {
-            throw new FieldError(
-              'parentId',
-              'A menu cannot move below one of its own descendants',
-              'notDescendant'
-            )
+            throw new FieldError('parentId', 'menuBelowDescendant', 'notDescendant')
           }
           at = parents.get(at)
         }
@@ -177,11 +173,7 @@ export default class MenuService {
           .where('parent_id', menu.id)
           .select('type')
         if (children.some((child) => !ALLOWED_PARENTS[child.type].includes(fields.type))) {
-          throw new FieldError(
-            'type',
-            'The node has children that cannot live under this type',
-            'children'
-          )
+          throw new FieldError('type', 'menuChildrenType', 'children')
         }
       }
       await this.assertPermissionFree(fields.permission, menu.id, trx)
@@ -213,9 +205,9 @@ export default class MenuService {
       count.set(Number(row.role_id), (count.get(Number(row.role_id)) ?? 0) + 1)
     const lacking = holders.filter((roleId) => (count.get(roleId) ?? 0) < chain.length)
     if (lacking.length) {
-      throw conflict(
-        `Role id(s) ${lacking.sort((a, b) => a - b).join(', ')} hold this node but not its new parent: grant them the new parent first`
-      )
+      throw conflict('menuMoveRolesLackParent', {
+        ids: lacking.sort((a, b) => a - b).join(', '),
+      })
     }
   }
 
@@ -226,7 +218,7 @@ export default class MenuService {
       subtree: subtreeOf(menu.id, await parentMap(db.connection())),
     })
     const child = await Menu.query().where('parent_id', menu.id).select('id').first()
-    if (child) throw conflict('The menu still has children: delete or move them first')
+    if (child) throw conflict('menuStillHasChildren')
     // role_menus rows go with it (FK ON DELETE CASCADE).
     await db.transaction((trx) => deleteAudited(trx, actor, 'menu', menu))
   }
@@ -234,7 +226,7 @@ export default class MenuService {
   private async parentOf(parentId: number | null, client?: QueryClientContract) {
     if (parentId === null) return null
     const parent = await Menu.find(parentId, client ? { client } : undefined)
-    if (!parent) throw new FieldError('parentId', 'The parent menu does not exist', 'exists')
+    if (!parent) throw new FieldError('parentId', 'parentMenuMissing', 'exists')
     return parent
   }
 
@@ -242,34 +234,30 @@ export default class MenuService {
   private async assertShape(fields: MenuFields, parent: Menu | null) {
     const parentType = parent ? parent.type : null
     if (!ALLOWED_PARENTS[fields.type].includes(parentType)) {
-      const where = ALLOWED_PARENTS[fields.type].map((type) => type ?? 'the root').join(' or ')
-      throw new FieldError(
-        'parentId',
-        `A ${fields.type} must be placed under ${where}`,
-        'parentType'
-      )
+      const where = ALLOWED_PARENTS[fields.type].map((type) => type ?? 'root').join(' | ')
+      throw new FieldError('parentId', 'menuParentType', 'parentType', { type: fields.type, where })
     }
     if (fields.type === 'button') {
       if (!fields.permission) {
-        throw new FieldError('permission', 'A button requires a permission code', 'required')
+        throw new FieldError('permission', 'buttonRequiresPermissionCode', 'required')
       }
       if (fields.path !== null) {
-        throw new FieldError('path', 'A button has no route path', 'prohibited')
+        throw new FieldError('path', 'buttonHasRoutePath', 'prohibited')
       }
       if (fields.component !== null) {
-        throw new FieldError('component', 'A button has no component', 'prohibited')
+        throw new FieldError('component', 'buttonHasComponent', 'prohibited')
       }
       return
     }
     // Permission codes live on buttons only, so granting a page never grants an action.
     if (fields.permission !== null) {
-      throw new FieldError('permission', 'Only a button carries a permission code', 'prohibited')
+      throw new FieldError('permission', 'onlyButtonCarriesPermission', 'prohibited')
     }
     if (!fields.path) {
-      throw new FieldError('path', `A ${fields.type} requires a route path`, 'required')
+      throw new FieldError('path', 'menuRequiresPath', 'required', { type: fields.type })
     }
     if (fields.type === 'menu' && !fields.component) {
-      throw new FieldError('component', 'A menu requires a component', 'required')
+      throw new FieldError('component', 'menuRequiresComponent', 'required')
     }
   }
 
@@ -284,6 +272,6 @@ export default class MenuService {
       .where('permission', permission)
       .select('id')
     if (exceptId !== null) query.whereNot('id', exceptId)
-    if (await query.first()) throw conflict('The permission code is already used by another button')
+    if (await query.first()) throw conflict('permissionCodeAlreadyUsed')
   }
 }

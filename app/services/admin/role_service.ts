@@ -57,7 +57,7 @@ export default class RoleService {
   ) {
     const deptIds = dataScope === 'custom' ? uniqueIds(deptIdsGiven ?? [...current]) : []
     if (dataScope !== 'custom' && deptIdsGiven?.length) {
-      throw new FieldError('deptIds', 'Departments are given with the custom scope only', 'scope')
+      throw new FieldError('deptIds', 'departmentsGivenCustomScope', 'scope')
     }
     await assertIdsExist('depts', deptIds, 'deptIds', trx)
     return { dataScope, deptIds }
@@ -103,9 +103,9 @@ export default class RoleService {
       const role = await findOr404(Role, id, trx)
       if (isProtectedRole(role)) {
         if (data.code !== undefined && data.code !== role.code) {
-          throw forbidden('A system role cannot be re-coded')
+          throw forbidden('systemRoleReCoded')
         }
-        if (data.status === 'disabled') throw forbidden('A system role cannot be disabled')
+        if (data.status === 'disabled') throw forbidden('systemRoleDisabled')
       }
       const [target] = await roleGrants(trx, [role.id])
       // A form sends the scope back unchanged with every edit: only a change counts.
@@ -116,7 +116,7 @@ export default class RoleService {
           (given.length !== target.deptIds.length ||
             given.some((deptId) => !target.deptIds.includes(deptId))))
       if (rescoped && isProtectedRole(role)) {
-        throw forbidden('The data scope of a system role cannot be changed: it sees everything')
+        throw forbidden('dataScopeSystemRole')
       }
       const statusChanges = data.status !== undefined && data.status !== role.status
       const fields = definedOnly({ ...data, dataScope: undefined, deptIds: undefined })
@@ -152,7 +152,7 @@ export default class RoleService {
   async destroy(actor: Actor, id: number) {
     await db.transaction(async (trx) => {
       const role = await findOr404(Role, id, trx)
-      if (isProtectedRole(role)) throw forbidden('A system role cannot be deleted')
+      if (isProtectedRole(role)) throw forbidden('systemRoleDeleted')
       const [target] = await roleGrants(trx, [role.id])
       await actor.bouncer.with(RolePolicy).authorize('delete', target)
       // user_roles and role_menus rows go with it (FK ON DELETE CASCADE): the holders lose what
@@ -169,7 +169,7 @@ export default class RoleService {
   async assignMenus(actor: Actor, id: number, menuIdsGiven: number[]) {
     const role = await findOr404(Role, id)
     if (isProtectedRole(role)) {
-      throw forbidden('The menus of a system role cannot be changed: it holds every permission')
+      throw forbidden('menusSystemRoleChanged')
     }
     const menuIds = uniqueIds(menuIdsGiven)
     await db.transaction(async (trx) => {
@@ -186,6 +186,6 @@ export default class RoleService {
 
   private async assertCodeFree(code: string, client: QueryClientContract = db.connection()) {
     const taken = await client.from('roles').select('id').where('code', code).first()
-    if (taken) throw conflict('The role code is already taken')
+    if (taken) throw conflict('roleCodeAlreadyTaken')
   }
 }

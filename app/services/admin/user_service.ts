@@ -27,8 +27,6 @@ import type {
 
 type UserFilters = Omit<Infer<typeof listUsersValidator>, 'pageNum' | 'pageSize'>
 
-const LAST_SUPER_ADMIN = 'The last enabled super administrator must stay enabled and keep the role'
-
 /**
  * Administrator accounts. Who may do what to whom is UserPolicy's (app/policies), asked inside
  * the transaction of each write with the facts read there; the data invariants (the last enabled
@@ -141,7 +139,7 @@ export default class UserService {
       await saveAudited(trx, actor, 'user', user, async () => {
         if (data.status === 'disabled' && user.status === 'enabled') {
           await this.assertNotLastSuperAdmin(trx, user, target)
-          if (user.id === actor.id) throw forbidden('You cannot disable your own account')
+          if (user.id === actor.id) throw forbidden('youDisableOwnAccount')
           // The guard rejects disabled accounts already; the bump also kills tokens for good, so
           // re-enabling the account does not revive them (nor its device tokens).
           user.tokenVersion = user.tokenVersion + 1
@@ -164,7 +162,7 @@ export default class UserService {
       const target = await accountHolding(trx, user.id)
       await actor.bouncer.with(UserPolicy).authorize('delete', target)
       await this.assertNotLastSuperAdmin(trx, user, target)
-      if (user.id === actor.id) throw forbidden('You cannot delete your own account')
+      if (user.id === actor.id) throw forbidden('youDeleteOwnAccount')
       // user_roles rows go with it (FK cascade); articles keep existing with author_id = NULL.
       // With the row gone every JWT of the account fails its next request.
       await deleteAudited(trx, actor, 'user', user)
@@ -182,7 +180,7 @@ export default class UserService {
       user.status === 'enabled' &&
       (await otherEnabledSuperAdmins(user.id, trx)) === 0
     ) {
-      throw forbidden(LAST_SUPER_ADMIN)
+      throw forbidden('lastSuperAdmin')
     }
   }
 
@@ -206,7 +204,7 @@ export default class UserService {
       if (!next.some((role) => role.isSuperAdmin)) {
         await this.assertNotLastSuperAdmin(trx, user, target)
       }
-      if (user.id === actor.id) throw forbidden('You cannot change your own roles')
+      if (user.id === actor.id) throw forbidden('youChangeOwnRoles')
       await replaceLinks(trx, actor, LINKS.userRoles, user.id, current, roleIds)
     })
     return this.reload(id)
@@ -216,7 +214,7 @@ export default class UserService {
   async resetTwoFactor(actor: Actor, id: number) {
     const user = await this.find(actor, id)
     if (user.id === actor.id) {
-      throw forbidden('Disable your own second factor with DELETE /api/auth/2fa')
+      throw forbidden('disableOwnSecondFactor')
     }
     await resetSecondFactor(user, {
       check: async (trx) =>
@@ -240,7 +238,7 @@ export default class UserService {
     const user = await this.find(actor, id)
     if (user.id === actor.id) {
       // Without the current password: use PUT /api/auth/password for your own account.
-      throw forbidden('Change your own password with PUT /api/auth/password')
+      throw forbidden('changeOwnPasswordPut')
     }
     await actor.bouncer
       .with(UserPolicy)

@@ -1,0 +1,48 @@
+import i18nManager from '@adonisjs/i18n/services/main'
+import type { I18n } from '@adonisjs/i18n'
+import type { HttpContext } from '@adonisjs/core/http'
+
+/**
+ * The API's messages in the caller's language (config/i18n.ts): error messages by key from
+ * resources/lang/<locale>/errors.json, validation messages from validator.json. No middleware: the
+ * language is read from `Accept-Language` only when a message is rendered (an error, a
+ * validation), so a request that succeeds pays nothing for it.
+ */
+const instances = new Map<string, I18n>()
+function i18nFor(locale: string) {
+  let i18n = instances.get(locale)
+  if (!i18n) instances.set(locale, (i18n = i18nManager.locale(locale)))
+  return i18n
+}
+
+/** The message of `key` in `locale` (English by default), `data` filled in. */
+export function messageOf(key: string, data?: Record<string, unknown>, locale = 'en') {
+  return i18nFor(locale).t(`errors.${key}`, data)
+}
+
+/**
+ * A policy's refusal (app/policies/grant_rule.ts refuse): the reason, then what is not held
+ * (`data.notHeld` names its message, `data.ids` fills it in).
+ */
+export function refusalOf(identifier: string, data: Record<string, unknown> = {}, locale = 'en') {
+  const i18n = i18nFor(locale)
+  const reason = i18n.t(identifier, data)
+  return typeof data.notHeld === 'string'
+    ? `${reason}; ${i18n.t(`errors.${data.notHeld}`, data)}`
+    : reason
+}
+
+const LOCALE = Symbol('locale')
+type WithLocale = HttpContext & { [LOCALE]?: string }
+
+/** The supported language `Accept-Language` asks for (default `en`), read once per request. */
+export function localeOf(ctx: HttpContext) {
+  const request = ctx as WithLocale
+  request[LOCALE] ??=
+    i18nManager.getSupportedLocaleFor(ctx.request.header('accept-language') ?? '') ??
+    i18nManager.defaultLocale
+  return request[LOCALE]
+}
+
+/** An I18n instance for the caller's language (VineJS messages, ICU formatting). */
+export const i18nOf = (ctx: HttpContext) => i18nFor(localeOf(ctx))

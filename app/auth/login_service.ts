@@ -20,6 +20,7 @@ import {
   spendMfaChallenge,
 } from '#auth/mfa_tokens'
 import db from '@adonisjs/lucid/services/db'
+import { noticeLock } from '#services/email/email_service'
 import {
   type Refusal,
   assertAllowed,
@@ -151,6 +152,10 @@ export async function login(input: LoginInput, logger: Logger) {
     const passwordMatches = await hashGate.run(priority, () => hash.verify(digest, password))
     if (!user || !passwordMatches || !user.isEnabled) {
       await settleFailure(reservation)
+      // The failure that took the ceiling's last allowance (once per window): the owner is told.
+      const ceiling = reservation.find(({ limit }) => limit.ceiling)
+      if (user && ceiling && ceiling.remaining <= 0)
+        noticeLock(user.id, ip, ceiling.resetIn, logger)
       if (paidForLock) await countFailure(counted)
       if (user && !passwordMatches) await countFailedLogin(user.id)
       logger.info({ event: 'login.failed', reason: 'credentials', account, ip }, 'login failed')

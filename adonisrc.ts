@@ -28,7 +28,11 @@ export default defineConfig({
     () => import('#providers/api_provider'),
   ],
 
-  preloads: [() => import('#start/routes'), () => import('#start/kernel')],
+  preloads: [
+    () => import('#start/routes'),
+    () => import('#start/kernel'),
+    () => import('#start/events'),
+  ],
 
   tests: {
     suites: [

@@ -108,6 +108,9 @@ export async function createDataset(config: DbConfig, adminAccount: string) {
  * accounts also holds system:user:list, so "/me" and the users list compare scoped with `all`
  * (bench.admin's roles keep the column default, `all`) on the same roles and menus.
  */
+/** Accounts spread over the department tree (BENCH_SCOPE_USERS; 100,000 for issue 45's figure). */
+const SCOPE_USERS = Number(process.env.BENCH_SCOPE_USERS ?? 300)
+
 export async function createScopeDataset(config: DbConfig) {
   const db = openDb(config)
   const onPg = config.db === 'pg'
@@ -144,8 +147,19 @@ export async function createScopeDataset(config: DbConfig) {
          VALUES (?, ?, ?, 'enabled', 0, ?, ?, ?) RETURNING id`,
         [account, account, admin.password, deptId, stamp, stamp]
       )
-    for (let p = 0; p < 300; p++)
-      await insertUser(`bench.person.${p}`, depts[(p * 7) % depts.length])
+    if (onPg && SCOPE_USERS > 1000) {
+      // One statement for a large population (BENCH_SCOPE_USERS), spread over the tree alike.
+      await db.query(
+        `INSERT INTO users (account, nickname, password, status, token_version, dept_id, created_at, updated_at)
+         SELECT 'bench.person.' || g, 'bench.person.' || g, ?, 'enabled', 0,
+                (?::int[])[((g * 7) % ?) + 1], ?, ?
+           FROM generate_series(0, ? - 1) AS g`,
+        [admin.password, `{${depts.join(',')}}`, depts.length, stamp, stamp, SCOPE_USERS]
+      )
+    } else {
+      for (let p = 0; p < SCOPE_USERS; p++)
+        await insertUser(`bench.person.${p}`, depts[(p * 7) % depts.length])
+    }
     const scoped = await insertUser('bench.scoped', branches[0])
 
     const [userList] = await db.query("SELECT id FROM menus WHERE permission = 'system:user:list'")

@@ -10,6 +10,7 @@
 |   BENCH_RUNS=rounds (default 3)        BENCH_CONNECTIONS=autocannon connections (default 10)
 |   BENCH_LARGE=articles for the large set (default 1000000)   BENCH_MIXED=soak seconds (default 600)
 |   BENCH_SKIP_BUILD=1 reuses build/     BENCH_PORT (default: a free one)
+|   BENCH_SCOPE_USERS=accounts over the department tree for the scoped user list (default 300)
 |   BENCH_PG_DB (default adonis_rbac_bench; PG_HOST/PG_PORT/PG_USER/PG_PASSWORD as for the app)
 |   --quick (or BENCH_QUICK=1): 1 round x 2 s, 20,000 articles, a 20 s soak: proves it runs
 |   (about 3 minutes with the build), not a measurement to quote.

@@ -20,9 +20,9 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
     })
     // Ends the command and every process it started (`serve`: the HTTP server; `test`: the
     // test process and its own), after the app's termination
-    // (app/services/operations/process_tree.ts).
+    // (app/core/operations/process_tree.ts).
     app.listen('SIGTERM', async () => {
-      const { stopProcessTree } = await import('#services/operations/process_tree')
+      const { stopProcessTree } = await import('#core/operations/process_tree')
       await stopProcessTree({ beforeExit: () => app.terminate() })
     })
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
@@ -31,7 +31,7 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
   .configure(async (app) => {
     // db:wipe, migration:fresh|refresh|reset|rollback, db:truncate: --force in production.
     const { refuseDestructiveCommandsInProduction } =
-      await import('#services/operations/destructive_commands')
+      await import('#core/operations/destructive_commands')
     refuseDestructiveCommandsInProduction(app, await app.container.make('ace'))
   })
   .handle(process.argv.splice(2))

@@ -4,7 +4,7 @@
 await import('reflect-metadata')
 const { Ignitor, prettyPrintError } = await import('@adonisjs/core')
 const { createApiServer } = await import('#start/http_server')
-const { gracefulShutdown, trackServer } = await import('#services/operations/lifecycle')
+const { gracefulShutdown, trackServer } = await import('#core/operations/lifecycle')
 
 const APP_ROOT = new URL('../', import.meta.url)
 
@@ -20,7 +20,7 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
     app.booting(async () => {
       await import('#start/env')
     })
-    // Drain, then exit 0 (app/services/operations/lifecycle.ts).
+    // Drain, then exit 0 (app/core/operations/lifecycle.ts).
     app.listen('SIGTERM', () => gracefulShutdown(app))
     app.listenIf(app.managedByPm2, 'SIGINT', () => gracefulShutdown(app))
   })

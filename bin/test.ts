@@ -6,7 +6,7 @@ process.env.NODE_ENV = 'test'
 import 'reflect-metadata'
 import { Ignitor, prettyPrintError } from '@adonisjs/core'
 import { configure, processCLIArgs, run } from '@japa/runner'
-import { stopProcessTree } from '#services/operations/process_tree'
+import { stopProcessTree } from '#core/operations/process_tree'
 
 const APP_ROOT = new URL('../', import.meta.url)
 
@@ -34,7 +34,7 @@ new Ignitor(APP_ROOT, { importer: IMPORTER })
       await import('#start/env')
     })
     // The run ends at once, with the processes it started: app processes, `node ace`
-    // commands, Chromium (app/services/operations/process_tree.ts).
+    // commands, Chromium (app/core/operations/process_tree.ts).
     app.listen('SIGTERM', () => stopProcessTree({ beforeExit: () => app.terminate() }))
     app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
   })

@@ -24,8 +24,8 @@ export default class UserResetPassword extends BaseCommand {
   declare generate?: boolean
 
   async run() {
-    const { findAccount, resetPassword, generatePassword } =
-      await import('#services/admin_account_service')
+    const { findAccount } = await import('#auth/passwords')
+    const { resetPassword, generatePassword } = await import('#services/admin_account_service')
 
     const user = await findAccount(this.account)
     if (!user) {

@@ -17,7 +17,7 @@ export default class UserResetTwoFactor extends BaseCommand {
   declare account: string
 
   async run() {
-    const { findAccount } = await import('#services/admin_account_service')
+    const { findAccount } = await import('#auth/passwords')
     const { resetSecondFactor } = await import('#services/two_factor_service')
     const { commandSource, recordAudit } = await import('#services/audit_log')
     const { PERMISSIONS } = await import('#auth/permissions')

@@ -16,7 +16,8 @@ export default class UserUnlock extends BaseCommand {
   declare account: string
 
   async run() {
-    const { findAccount, unlockAccount } = await import('#services/admin_account_service')
+    const { findAccount } = await import('#auth/passwords')
+    const { unlockAccount } = await import('#services/admin_account_service')
     const user = await findAccount(this.account)
     if (!user) {
       this.logger.error(`No administrator with account "${this.account}"`)

@@ -4,7 +4,7 @@ import { defineConfig } from '@adonisjs/core/bodyparser'
  * JSON, and multipart for the one upload (PUT /api/auth/avatar): the form parser is off and bodies
  * are small (an admin write never needs more than a few hundred KB; article content is the
  * largest). Multipart bodies are never processed automatically: the route reads its file itself
- * after its auth middleware ran (app/services/uploads.ts), in memory, so an anonymous caller
+ * after its auth middleware ran (app/core/uploads.ts), in memory, so an anonymous caller
  * cannot make the server read or store anything; `limit` bounds the file bytes read (413 past it).
  */
 const bodyParserConfig = defineConfig({

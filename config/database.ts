@@ -29,7 +29,7 @@ export const PUBLIC_CONNECTION = `${connection}_public` as const
  * PG_PREPARED_STATEMENTS=false (behind PgBouncer < 1.21 in transaction mode): no statement of
  * ours or of a library may be named, or it would be prepared on one server connection and looked
  * up on another. The limiter's database store names its upsert itself, so the names are stripped
- * on the connection, for every query, in this one place (app/services/prepared_query.ts names ours).
+ * on the connection, for every query, in this one place (app/core/prepared_query.ts names ours).
  */
 const namedStatements = env.get('PG_PREPARED_STATEMENTS', true)
 function withoutStatementNames(conn: any, done: (error: Error | null, conn: any) => void) {

@@ -7,7 +7,7 @@ import { defineConfig, stores } from '@adonisjs/limiter'
  * instance on one Redis; when Redis is down, limited requests fail closed (503). `memory` is for a
  * single process only.
  */
-const chosen = env.get('LIMITER_STORE', 'database')
+export const limiterStore = env.get('LIMITER_STORE', 'database')
 const available = {
   // Expired rows are swept by the store itself (every 5 minutes, rows expired over an hour).
   database: stores.database({ tableName: 'rate_limits', clearExpiredByTimeout: true }),
@@ -20,8 +20,10 @@ const available = {
  */
 const { redis, ...withoutRedis } = available
 const limiterConfig = defineConfig({
-  default: chosen,
-  stores: (chosen === 'redis' ? { ...withoutRedis, redis } : withoutRedis) as typeof available,
+  default: limiterStore,
+  stores: (limiterStore === 'redis'
+    ? { ...withoutRedis, redis }
+    : withoutRedis) as typeof available,
 })
 
 export default limiterConfig

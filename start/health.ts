@@ -7,7 +7,7 @@ import { DbCheck } from '@adonisjs/lucid/database'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
 import { PUBLIC_CONNECTION } from '#config/database'
-import { isDraining } from '#services/operations/lifecycle'
+import { isDraining } from '#core/operations/lifecycle'
 
 /** Fails from the moment SIGTERM arrives, so the load balancer stops routing to this instance. */
 class DrainCheck extends BaseCheck {

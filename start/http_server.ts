@@ -2,11 +2,11 @@
 | The Node HTTP server behind AdonisJS (used by bin/server.ts and the test runner).
 | Requests Node rejects before AdonisJS sees them (oversized headers, malformed HTTP) still get an
 | answer in the API's error contract instead of an empty body. A client's X-Request-Id is kept only
-| when well formed and from a trusted proxy (app/services/request_id.ts).
+| when well formed and from a trusted proxy (app/core/request_id.ts).
 */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { sanitizeRequestId } from '#services/request_id'
+import { sanitizeRequestId } from '#core/request_id'
 
 const contractResponse = (status: number, reason: string, code: string, message: string) => {
   const body = JSON.stringify({ errors: [{ code, message }] })

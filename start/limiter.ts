@@ -6,7 +6,7 @@ import limiter from '@adonisjs/limiter/services/main'
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import env from '#start/env'
-import { addressKey } from '#services/address_key'
+import { addressKey } from '#core/address_key'
 import { consumeCaptchaAllowance } from '#captcha/captcha_limits'
 
 /**

@@ -1,9 +1,9 @@
 import db from '@adonisjs/lucid/services/db'
-import { preparedQuery } from '#services/prepared_query'
+import { preparedQuery } from '#core/prepared_query'
 import { type DataScopeKind, SUPER_ADMIN_ROLE } from '#models/role'
 import type Menu from '#models/menu'
 import { ALL_PERMISSION_CODES } from '#auth/permissions'
-import { snapshotLookups } from '#services/operations/metrics'
+import { snapshotLookups } from '#core/operations/metrics'
 
 export type SnapshotRole = { id: number; code: string; name: string; status: string }
 

@@ -22,7 +22,6 @@ import type { AccessSnapshot } from '#auth/access_snapshot'
  *   tokenVersion moved since creation (password change or reset, account disabled).
  */
 export const API_TOKEN_PREFIX = 'rbac_'
-export const API_TOKEN = /^rbac_[A-Za-z0-9_-]{43}$/
 
 /** last_used_at is written at most this often per token: no write per request. */
 export const LAST_USED_INTERVAL_MS = 60_000

@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import hash from '@adonisjs/core/services/hash'
 import type User from '#models/user'
-import { hashGate } from '#services/cpu_gates'
+import { hashGate } from '#core/cpu_gates'
 import { FieldError, unauthorized } from '#exceptions/api_exception'
 import {
   type LimitKey,

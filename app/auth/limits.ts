@@ -2,7 +2,9 @@ import limiter from '@adonisjs/limiter/services/main'
 import { errors as limiterErrors } from '@adonisjs/limiter'
 import string from '@adonisjs/core/helpers/string'
 import type { HttpContext } from '@adonisjs/core/http'
+import db from '@adonisjs/lucid/services/db'
 import adminAuthConfig from '#config/admin_auth'
+import { limiterStore } from '#config/limiter'
 import { type ApiException, accountLocked, tooManyRequests } from '#exceptions/api_exception'
 
 /**
@@ -23,6 +25,9 @@ const { limits } = adminAuthConfig
 const windowSeconds = string.seconds.parse(limits.window)
 const baseBlock = string.seconds.parse(limits.block)
 const maxBlock = string.seconds.parse(limits.maxBlock)
+
+/** rate-limiter-flexible's default key prefix (config/limiter.ts sets none of its own). */
+const STORE_KEY_PREFIX = 'rlflx:'
 
 /**
  * A counted key: its allowance in its window (`window` of config/admin_auth.ts unless `seconds`).
@@ -212,14 +217,50 @@ export async function expireCount(limit: LimitKey) {
   forgetKnownBlocks([limit.key])
 }
 
+/**
+ * For each list of keys, until when the longest blocked of them is (null when none is): the user
+ * list's lock state, for a whole page at once. On the database store that is ONE statement over
+ * the store's table (rate-limiter-flexible's rows: `rlflx:<key>`, consumed `points`, `expire` in
+ * epoch ms; tests/functional/limits.spec.ts holds it equal to the store's own reads); on the
+ * others, one read per key (Redis and memory reads cost no database round trip).
+ */
+export async function blockedUntilMany(lists: LimitKey[][]): Promise<(Date | null)[]> {
+  const keys = lists.flat()
+  const now = Date.now()
+  const until = new Map<string, number>()
+  if (limiterStore === 'database') {
+    if (keys.length === 0) return []
+    const rows = await db
+      .from('rate_limits')
+      .whereIn(
+        'key',
+        keys.map((limit) => `${STORE_KEY_PREFIX}${limit.key}`)
+      )
+      .where('expire', '>', now)
+      .select('key', 'points', 'expire')
+    const byKey = new Map(rows.map((row) => [String(row.key), row]))
+    for (const limit of keys) {
+      const row = byKey.get(`${STORE_KEY_PREFIX}${limit.key}`)
+      if (row && Number(row.points) >= limit.requests) until.set(limit.key, Number(row.expire))
+    }
+  } else {
+    const states = await Promise.all(keys.map((limit) => store(limit).get(limit.key)))
+    states.forEach((state, i) => {
+      if (state !== null && state.remaining <= 0 && state.availableIn > 0) {
+        until.set(keys[i].key, now + state.availableIn * 1000)
+      }
+    })
+  }
+  return lists.map((list) => {
+    const longest = Math.max(0, ...list.map((limit) => until.get(limit.key) ?? 0))
+    return longest > now ? new Date(longest) : null
+  })
+}
+
 /** Until when the longest blocked of the keys is (null when none is). */
 export async function blockedUntil(keys: LimitKey[]): Promise<Date | null> {
-  const states = await Promise.all(keys.map((limit) => store(limit).get(limit.key)))
-  const seconds = Math.max(
-    0,
-    ...states.map((state) => (state === null || state.remaining > 0 ? 0 : state.availableIn))
-  )
-  return seconds > 0 ? new Date(Date.now() + seconds * 1000) : null
+  const [until] = await blockedUntilMany([keys])
+  return until
 }
 
 /** The RateLimit-* headers (IETF draft) of the key an endpoint spent: what is left, and when. */

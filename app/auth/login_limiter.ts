@@ -1,6 +1,6 @@
 import string from '@adonisjs/core/helpers/string'
 import adminAuthConfig from '#config/admin_auth'
-import { addressKey } from '#services/address_key'
+import { addressKey } from '#core/address_key'
 import type { LimitKey } from '#auth/limits'
 
 /**

@@ -1,13 +1,13 @@
 import db from '@adonisjs/lucid/services/db'
 import LoginLog, { type LoginOutcome } from '#models/login_log'
-import { addressKey } from '#services/address_key'
-import { RefusalRows, RowsPerMinute } from '#services/refusal_rows'
-import { loginAttempts } from '#services/operations/metrics'
+import { addressKey } from '#core/address_key'
+import { RefusalRows, RowsPerMinute } from '#core/refusal_rows'
+import { loginAttempts } from '#core/operations/metrics'
 
 /**
  * The login log (docs/architecture.md, "Accountability"): one row per successful login, and one row per key
  * per minute for refused attempts (every other outcome), its `count` saying how many it stands for
- * (app/services/refusal_rows.ts). The stored outcome tells unknown account, wrong password and
+ * (app/core/refusal_rows.ts). The stored outcome tells unknown account, wrong password and
  * disabled account apart for the administrators who read the log; the HTTP answer stays the same
  * for all three. Nothing secret is stored: no password, credential, device token or JWT. Lengths
  * are bounded as the columns are.

@@ -5,8 +5,8 @@ import { signAdminToken } from '#auth/jwt'
 import { consumeCredential, credentialLevel } from '#captcha/challenge_store'
 import { ApiException, captchaTokenInvalid, invalidCredentials } from '#exceptions/api_exception'
 import { LOCKED_ACCOUNT_LEVEL } from '#captcha/difficulty'
-import { hashGate } from '#services/cpu_gates'
-import { findAccount, hashPassword } from '#services/admin_account_service'
+import { hashGate } from '#core/cpu_gates'
+import { findAccount, hashPassword } from '#auth/passwords'
 import { type Device, findDevice, issueDeviceToken, rotateDevice } from '#auth/device_tokens'
 import { createSession } from '#auth/sessions'
 import { recordLogin } from '#auth/login_log'
@@ -20,7 +20,7 @@ import {
   spendMfaChallenge,
 } from '#auth/mfa_tokens'
 import db from '@adonisjs/lucid/services/db'
-import { noticeLock } from '#services/email/email_service'
+import emitter from '@adonisjs/core/services/emitter'
 import {
   type Refusal,
   assertAllowed,
@@ -50,6 +50,14 @@ let dummyDigest: Promise<string> | undefined
 const getDummyDigest = () => (dummyDigest ??= hashPassword(crypto.randomUUID()))
 
 type Client = { ip: string; userAgent?: string }
+
+/** An account's ceiling was reached by this failure (`windowEndsIn`: seconds left in its window). */
+export type CeilingReached = { userId: number; ip: string; windowEndsIn: number }
+declare module '@adonisjs/core/types' {
+  interface EventsList {
+    'auth:ceiling_reached': CeilingReached
+  }
+}
 type LoginInput = Client & {
   account: string
   password: string
@@ -152,10 +160,12 @@ export async function login(input: LoginInput, logger: Logger) {
     const passwordMatches = await hashGate.run(priority, () => hash.verify(digest, password))
     if (!user || !passwordMatches || !user.isEnabled) {
       await settleFailure(reservation)
-      // The failure that took the ceiling's last allowance (once per window): the owner is told.
+      // The failure that took the ceiling's last allowance (once per window): the owner is told
+      // (start/events.ts).
       const ceiling = reservation.find(({ limit }) => limit.ceiling)
-      if (user && ceiling && ceiling.remaining <= 0)
-        noticeLock(user.id, ip, ceiling.resetIn, logger)
+      if (user && ceiling && ceiling.remaining <= 0) {
+        emitter.emit('auth:ceiling_reached', { userId: user.id, ip, windowEndsIn: ceiling.resetIn })
+      }
       if (paidForLock) await countFailure(counted)
       if (user && !passwordMatches) await countFailedLogin(user.id)
       logger.info({ event: 'login.failed', reason: 'credentials', account, ip }, 'login failed')

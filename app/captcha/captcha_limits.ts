@@ -1,6 +1,6 @@
 import adminAuthConfig from '#config/admin_auth'
 import type { HttpContext } from '@adonisjs/core/http'
-import { addressKey } from '#services/address_key'
+import { addressKey } from '#core/address_key'
 import { type LimitKey, consume, increment, setRateLimitHeaders } from '#auth/limits'
 
 /**

@@ -2,7 +2,7 @@ import type { Logger } from '@adonisjs/core/logger'
 import type { Infer } from '@vinejs/vine/types'
 import adminAuthConfig from '#config/admin_auth'
 import { generateCaptchaImages } from '#captcha/generator'
-import { drawGate } from '#services/cpu_gates'
+import { drawGate } from '#core/cpu_gates'
 import {
   armChallenge,
   claimChallenge,

@@ -1,7 +1,7 @@
 import { failureState } from '#auth/limits'
 import { accountKey, ipKey } from '#auth/login_limiter'
 import { countChallenge } from '#captcha/captcha_limits'
-import { hashGate } from '#services/cpu_gates'
+import { hashGate } from '#core/cpu_gates'
 import { MAX_LEVEL } from '#captcha/proof_of_work'
 
 /**

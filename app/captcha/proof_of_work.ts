@@ -2,7 +2,7 @@ import { createChallenge, verifySolution } from 'altcha-lib'
 import type { Challenge, Solution } from 'altcha-lib/types'
 import { deriveKey } from 'altcha-lib/algorithms/scrypt'
 import adminAuthConfig from '#config/admin_auth'
-import { addressKey } from '#services/address_key'
+import { addressKey } from '#core/address_key'
 
 /**
  * The captcha's proof of work: altcha-lib v2 over scrypt (memory-hard, so a native solver gains

@@ -3,7 +3,7 @@ import env from '#start/env'
 import { healthChecks, markHealthy, recentlyHealthy } from '#start/health'
 import { contract } from '#openapi/contract'
 import { s } from '#openapi/schema'
-import { presentsSecret } from '#services/operations/monitoring_secret'
+import { presentsSecret } from '#core/operations/monitoring_secret'
 
 /** Whether the caller presents HEALTH_SECRET (x-monitoring-secret). */
 const isMonitor = (request: HttpContext['request']) =>

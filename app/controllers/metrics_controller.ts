@@ -3,8 +3,8 @@ import env from '#start/env'
 import { notFound } from '#exceptions/api_exception'
 import { contract } from '#openapi/contract'
 import { s } from '#openapi/schema'
-import { exposition } from '#services/operations/metrics'
-import { presentsSecret } from '#services/operations/monitoring_secret'
+import { exposition } from '#core/operations/metrics'
+import { presentsSecret } from '#core/operations/monitoring_secret'
 
 export default class MetricsController {
   static contract = contract({

@@ -7,8 +7,8 @@ import { ApiException, FieldError, tooManyRequests } from '#exceptions/api_excep
 import { recordRefusal } from '#services/audit_log'
 import { permissionOf } from '#middleware/permission_middleware'
 import { readinessSuspect } from '#start/health'
-import { OncePerMinute } from '#services/operations/warning_throttle'
-import { rateLimitRefusals } from '#services/operations/metrics'
+import { OncePerMinute } from '#core/operations/warning_throttle'
+import { rateLimitRefusals } from '#core/operations/metrics'
 
 type ErrorEntry = { code: string; message: string; field?: string; rule?: string }
 type Rendered = { status: number; errors: ErrorEntry[]; headers?: Record<string, string> }

@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
-import { requestCompleted } from '#services/operations/access_log'
+import { requestCompleted } from '#core/operations/access_log'
 
 /**
  * Headers every answer carries (set on the raw response: the framework merges them at writeHead):

@@ -4,7 +4,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import bodyParserConfig from '#config/bodyparser'
 import { FieldError } from '#exceptions/api_exception'
-import { isPlainJson, readJsonBody } from '#services/json_body'
+import { isPlainJson, readJsonBody } from '#core/json_body'
 
 /**
  * Returns the path of the first string holding a NUL character, or null. With `emptyToNull`, empty
@@ -33,11 +33,10 @@ function rejectNul(ctx: HttpContext, inBody: string | null) {
   if (field) throw new FieldError(field, 'NUL characters are not allowed', 'noNullBytes')
 }
 
-/** A plain JSON body (app/services/json_body.ts), set on the request as the bodyparser does. */
+/** A plain JSON body (app/core/json_body.ts), set on the request as the bodyparser does. */
 async function readJson(ctx: HttpContext) {
   const { raw, parsed } = await readJsonBody(ctx.request.request)
   const nulAt = findNul(parsed, '', true)
-  Object.assign(ctx.request, { __raw_files: {} }) // request.allFiles() expects it
   ctx.request.setInitialBody(parsed)
   ctx.request.updateRawBody(raw)
   ctx.request.bodyType = 'json'

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
-import hash from '@adonisjs/core/services/hash'
 import db from '@adonisjs/lucid/services/db'
-import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import User, { type UserStatus } from '#models/user'
 import Role, { SUPER_ADMIN_ROLE } from '#models/role'
 import { FieldError, conflict } from '#exceptions/api_exception'
 import adminAuthConfig from '#config/admin_auth'
 import { assertPasswordPolicy } from '#services/password_policy'
-import { hashGate, type Priority } from '#services/cpu_gates'
+import hash from '@adonisjs/core/services/hash'
+import { hashGate } from '#core/cpu_gates'
+import { findAccount, hashPassword } from '#auth/passwords'
 import { deviceIdsOf, revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { unlockKeys } from '#auth/limits'
@@ -17,23 +18,6 @@ import { accountLimitKeys } from '#auth/login_limiter'
 /** A random password that passes the policy: 18 characters from 13 random bytes. */
 export function generatePassword() {
   return randomBytes(13).toString('base64url').slice(0, 16) + 'a1'
-}
-
-/**
- * The one way a password becomes a digest (argon2id, config/hash.ts), behind the hash gate:
- * account creation, every password change and reset. Callers here are signed in or local, so
- * they wait in the trusted queue.
- */
-export function hashPassword(password: string, priority: Priority = 'trusted') {
-  return hashGate.run(priority, () => hash.make(password))
-}
-
-/**
- * The account of that name in any letter case (accounts are unique case-insensitively: the
- * unique index on lower(account)), or null.
- */
-export function findAccount(account: string, client?: QueryClientContract) {
-  return User.query({ client }).whereRaw('lower(account) = ?', [account.toLowerCase()]).first()
 }
 
 type InTransaction = (trx: TransactionClientContract) => Promise<unknown>

@@ -2,8 +2,8 @@ import { DateTime } from 'luxon'
 import type { HttpContext } from '@adonisjs/core/http'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
-import { addressKey } from '#services/address_key'
-import { RefusalRows } from '#services/refusal_rows'
+import { addressKey } from '#core/address_key'
+import { RefusalRows } from '#core/refusal_rows'
 import { permissionOf } from '#middleware/permission_middleware'
 
 /**
@@ -106,7 +106,7 @@ export function targetTypeOf(ctx: HttpContext): string {
 }
 
 /**
- * Refused writes, aggregated (app/services/refusal_rows.ts): the key is (user, method and route,
+ * Refused writes, aggregated (app/core/refusal_rows.ts): the key is (user, method and route,
  * address key), so a burst of refusals from one account is one row per minute with its `count`.
  * The row keeps the first refusal's target, reason and request id.
  */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import sharp, { type Metadata } from 'sharp'
 import { FieldError } from '#exceptions/api_exception'
-import { PriorityGate } from '#services/cpu_gates'
+import { PriorityGate } from '#core/cpu_gates'
 
 /** The largest upload accepted (bytes); larger -> 422 `size`. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024

@@ -13,6 +13,7 @@ import { LoginPage } from './LoginPage'
 import { PAGES } from './pages'
 import { PasswordPage } from './pages/password'
 import { ACCOUNT_ROUTES } from './pages/account/common'
+import { DevicesPage } from './pages/account/DevicesPage'
 import { ProfilePage } from './pages/account/ProfilePage'
 import { SecondFactorPage } from './pages/account/SecondFactorPage'
 import { TokensPage } from './pages/account/TokensPage'
@@ -109,6 +110,7 @@ export function App() {
           <Route path={ACCOUNT_ROUTES.profile} element={<ProfilePage />} />
           <Route path={ACCOUNT_ROUTES.twoFactor} element={<SecondFactorPage />} />
           <Route path={ACCOUNT_ROUTES.tokens} element={<TokensPage />} />
+          <Route path={ACCOUNT_ROUTES.devices} element={<DevicesPage />} />
         </CustomRoutes>,
       ]}
     </Admin>

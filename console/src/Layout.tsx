@@ -6,11 +6,12 @@ import {
   Menu,
   MenuItemLink,
   UserMenu,
+  useLogout,
   usePermissions,
   useTranslate,
   type TranslateFunction,
 } from 'react-admin'
-import { ListSubheader } from '@mui/material'
+import { ListItemIcon, ListItemText, ListSubheader, MenuItem } from '@mui/material'
 import { Navigate, useLocation } from 'react-router-dom'
 import AccountTree from '@mui/icons-material/AccountTree'
 import Circle from '@mui/icons-material/CircleOutlined'
@@ -23,10 +24,12 @@ import Login from '@mui/icons-material/Login'
 import MonitorHeart from '@mui/icons-material/MonitorHeart'
 import People from '@mui/icons-material/People'
 import Person from '@mui/icons-material/Person'
+import PhonelinkErase from '@mui/icons-material/PhonelinkErase'
 import Settings from '@mui/icons-material/Settings'
 import type { Me, MenuNode } from './authProvider'
 import { PAGES } from './pages'
 import { ACCOUNT_ROUTES, AccountMenuItem } from './pages/account/common'
+import { SignInNotice } from './SignInNotice'
 
 /** Icon names stored on menu nodes (RuoYi-style names from the seed) mapped to MUI icons. */
 const ICONS: Record<string, ReactNode> = {
@@ -88,11 +91,29 @@ function Sidebar() {
   return <Menu data-testid="sidebar">{items(permissions?.menus ?? [], translate)}</Menu>
 }
 
+/**
+ * Logout that also revokes the device this session signed in with (POST /api/auth/logout
+ * `{ forgetDevice: true }`): the browser's device token goes, its next sign-in is a new browser's.
+ */
+function ForgetDeviceLogout() {
+  const logout = useLogout()
+  const translate = useTranslate()
+  return (
+    <MenuItem onClick={() => logout({ forgetDevice: true }, undefined, false)}>
+      <ListItemIcon>
+        <PhonelinkErase fontSize="small" />
+      </ListItemIcon>
+      <ListItemText>{translate('app.logout_forget_device')}</ListItemText>
+    </MenuItem>
+  )
+}
+
 const MyUserMenu = () => (
   <UserMenu>
     <AccountMenuItem />
     <MenuItemLink to="/password" primaryText="app.change_password" leftIcon={<Key />} />
     <Logout />
+    <ForgetDeviceLogout />
   </UserMenu>
 )
 
@@ -120,6 +141,7 @@ function RequirementFirst({ children }: { children: ReactNode }) {
 
 export const Layout = ({ children }: { children: ReactNode }) => (
   <RaLayout menu={Sidebar} appBar={MyAppBar}>
+    <SignInNotice />
     <RequirementFirst>{children}</RequirementFirst>
   </RaLayout>
 )

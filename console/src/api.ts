@@ -18,9 +18,14 @@ export const tokens = {
   get: () => localStorage.getItem(TOKEN),
   set: (token: string) => localStorage.setItem(TOKEN, token),
   clear: () => localStorage.removeItem(TOKEN),
-  /** Issued at a successful login and sent with the next ones (kept across logouts). */
+  /**
+   * Issued at a successful login and sent with the next ones (kept across logouts). It rotates:
+   * every sign-in answers a new one, which replaces the stored one.
+   */
   device: () => localStorage.getItem(DEVICE) ?? undefined,
   setDevice: (token: string) => localStorage.setItem(DEVICE, token),
+  /** This browser is a new one from now on (its device revoked, forgotten or its token reused). */
+  forgetDevice: () => localStorage.removeItem(DEVICE),
 }
 
 export type ApiError = Schemas['ErrorEntry']
@@ -100,5 +105,9 @@ export async function api<T = any>(
   })
   if (response.status === 204) return { data: undefined as T }
   if (response.ok) return response.json()
-  throw await apiError(response)
+  const error = await apiError(response)
+  // The stored device token was superseded and presented again (a copy is in other hands): the
+  // server revoked every device of the account, so the next attempt goes without it.
+  if (error.body?.code === 'E_DEVICE_TOKEN_REUSED') tokens.forgetDevice()
+  throw error
 }

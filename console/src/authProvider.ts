@@ -44,6 +44,17 @@ export type MfaRequired = {
 type SignedIn = { token: string; deviceToken?: string }
 
 /**
+ * Set by a sign-in in this page, until the last-sign-in notice (SignInNotice.tsx) is dismissed: a
+ * reload of the console does not show it again. Both login pages (main.tsx's and react-admin's)
+ * sign in without a reload.
+ */
+let signedInHere = false
+export const signInNoticePending = () => signedInHere
+export const dismissSignInNotice = () => {
+  signedInHere = false
+}
+
+/**
  * The session lives in localStorage (the JWT and the device token), so a reload restores it:
  * react-admin calls checkAuth, then getPermissions, which reads /api/auth/me. The access comes
  * from the server on every load; nothing about permissions is stored in the browser.
@@ -62,7 +73,9 @@ export const authProvider: AuthProvider = {
     // The password was right; the second step (TwoFactorStep.tsx) follows.
     if ('mfaRequired' in data) return { ...data, redirectTo: '/login' }
     tokens.set(data.token)
+    // A new device token at every sign-in (the one sent is superseded): keep the latest.
     if (data.deviceToken) tokens.setDevice(data.deviceToken)
+    signedInHere = true
   },
 
   /**
@@ -70,10 +83,20 @@ export const authProvider: AuthProvider = {
    * for the previous account survives, and main.tsx shows the light login page. It also spares
    * react-admin a redirect loop: after its logout it clears the query cache while the admin routes
    * are still mounted, they ask for the permissions again, get none and log out again.
+   *
+   * `{ forgetDevice: true }` (the user menu's "Sign out and forget this device") also revokes the
+   * device this session signed in with, and the stored device token goes whatever the answer.
    */
-  async logout() {
-    if (tokens.get()) await api('auth/logout', { method: 'POST' }).catch(() => undefined)
+  async logout(params?: { forgetDevice?: boolean } | null) {
+    const forget = params?.forgetDevice === true
+    if (tokens.get()) {
+      await api('auth/logout', {
+        method: 'POST',
+        body: forget ? { forgetDevice: true } : undefined,
+      }).catch(() => undefined)
+    }
     tokens.clear()
+    if (forget) tokens.forgetDevice()
     window.history.replaceState(null, '', '#/login')
     window.location.reload()
     return new Promise<never>(() => undefined) // the page is going away

@@ -1,6 +1,7 @@
 import { BaseSeeder } from '@adonisjs/lucid/seeders'
 import env from '#start/env'
-import { createAccount, findAccount, generatePassword } from '#services/admin_account_service'
+import { createAccount, generatePassword } from '#services/admin_account_service'
+import { findAccount } from '#auth/passwords'
 import Dept from '#models/dept'
 
 /**

@@ -13,12 +13,13 @@ import {
   ADMIN_PASSWORD,
   challengeAnswer,
   createAdmin,
+  freshCredential,
   sessionToken,
 } from '#tests/helpers/auth'
 import { button, chainOf, seededAdmin } from '#tests/helpers/rbac'
 import Role from '#models/role'
-import { accountKey } from '#auth/login_limiter'
 import { blockedUntil, countFailure } from '#auth/limits'
+import { accountKey } from '#auth/login_limiter'
 import { failHangsAtTheirLine, humanDrag, launchChromium } from '#tests/helpers/browser'
 import { startConsoleServer, type ConsoleServer } from '#tests/helpers/console_server'
 import { measurePowInChromium, powSummary } from '#tests/helpers/pow_in_chromium'
@@ -620,6 +621,142 @@ test.group('Console in Chromium', (group) => {
     assert.match((await inAppBar.getAttribute('src'))!, /^data:image\/webp;base64,/)
     assert.isNotNull(await db.from('user_avatars').where('user_id', admin.id).first())
     await page.screenshot({ path: `${SHOTS}/profile.png`, fullPage: true })
+    await context.close()
+  })
+
+  test('after a sign-in: the previous one and the failures since, once; own devices listed and revoked (its own signs it out); a rotated token reused is dropped; sign out forgetting the device', async ({
+    assert,
+  }) => {
+    const admin = await db.from('users').where('account', ADMIN_ACCOUNT).firstOrFail()
+    const devicesOfAdmin = () => db.from('device_tokens').where('user_id', admin.id)
+    // Straight to the API (the address its credentials are bound to), as a script would sign in.
+    const apiLogin = async (password: string) => {
+      const response = await fetch(`http://127.0.0.1:${env.get('PORT')}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'nightly-script/1.0' },
+        body: JSON.stringify({
+          account: ADMIN_ACCOUNT,
+          password,
+          captchaToken: await freshCredential(),
+        }),
+      })
+      return { status: response.status, body: (await response.json()) as any }
+    }
+    // The sign-in before the console's: a script's, from a device of its own; then two wrong
+    // passwords.
+    const script = await apiLogin(ADMIN_PASSWORD)
+    assert.equal(script.status, 200)
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const refused = await apiLogin('Wrong-Passw0rd-1!')
+      assert.equal(refused.body.errors[0].code, 'E_INVALID_CREDENTIALS')
+    }
+    const before = await db.from('users').where('id', admin.id).firstOrFail()
+    assert.equal(Number(before.failed_logins), 2)
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const page = await context.newPage()
+    await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD)
+    const notice = page.locator('[data-testid="sign-in-notice"]')
+    await notice.waitFor()
+    const said = await notice.innerText()
+    assert.match(said, new RegExp(`Last sign-in: .+ from ${before.last_login_ip}`))
+    assert.include(said, '2 failed sign-in attempts since then')
+    await page.screenshot({ path: `${SHOTS}/sign-in-notice.png` })
+    // Once per sign-in: a reload does not show it again.
+    await page.reload()
+    await page.waitForSelector(SIDEBAR, { timeout: 15_000 }) // drawn from /me
+    await sleep(300)
+    assert.equal(await notice.count(), 0)
+
+    // My account, Devices: the script's and this browser's, this one marked.
+    await page.getByRole('button', { name: 'Profile' }).click()
+    await page.getByRole('menuitem', { name: 'My account' }).click()
+    await page.getByRole('tab', { name: 'Devices' }).click()
+    await page.waitForURL(/#\/account\/devices$/)
+    const scriptRow = page.locator('table tbody tr', { hasText: 'nightly-script/1.0' })
+    await scriptRow.waitFor()
+    const current = page.locator('table tbody tr', {
+      has: page.locator('[data-testid="current-device"]'),
+    })
+    assert.include(await current.innerText(), 'Chrome')
+    assert.equal(await page.locator('table tbody tr').count(), 2)
+    await page.screenshot({ path: `${SHOTS}/devices.png`, fullPage: true })
+    const scriptDevice = await devicesOfAdmin()
+      .where('user_agent', 'nightly-script/1.0')
+      .firstOrFail()
+
+    // Revoked: the row goes, in the database too, and the script's session ends with it.
+    await scriptRow.getByRole('button', { name: 'Revoke' }).click()
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    await page.getByText('Device revoked').waitFor()
+    await scriptRow.waitFor({ state: 'detached' })
+    assert.isNull(await db.from('device_tokens').where('id', scriptDevice.id).first())
+    const me = await fetch(`${server.url}/api/auth/me`, {
+      headers: { Authorization: `Bearer ${script.body.data.token}` },
+    })
+    assert.equal(me.status, 401)
+    assert.lengthOf(await devicesOfAdmin(), 1)
+
+    // The next sign-in rotates this browser's token: a new one is stored, no failures to tell.
+    const deviceToken = () => page.evaluate(() => localStorage.getItem('rbac.deviceToken'))
+    const superseded = await deviceToken()
+    assert.isString(superseded)
+    await signOut(page)
+    await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD)
+    await notice.waitFor()
+    assert.equal(await page.locator('[data-testid="sign-in-failures"]').count(), 0)
+    const rotated = await deviceToken()
+    assert.isString(rotated)
+    assert.notEqual(rotated, superseded)
+    assert.lengthOf(await devicesOfAdmin(), 1)
+
+    // The superseded token presented again (a copy in other hands): the server revokes every
+    // device; the page says why and drops it, so the next attempt goes as a new browser.
+    await signOut(page)
+    await page.evaluate((token) => localStorage.setItem('rbac.deviceToken', token!), superseded)
+    await page.goto(`${server.url}/#/login`)
+    await formReady(page)
+    await page.locator('input[name="account"]').fill(ADMIN_ACCOUNT)
+    await page
+      .locator('[data-testid="captcha-error"]', {
+        hasText: "This browser's sign-in key was also used elsewhere",
+      })
+      .waitFor({ timeout: 30_000 })
+    await page.screenshot({ path: `${SHOTS}/device-token-reused.png` })
+    assert.isNull(await deviceToken())
+    assert.lengthOf(await devicesOfAdmin(), 0)
+    // Its "Try again" draws a slider for a new browser, and the sign-in goes through.
+    await page.getByRole('button', { name: 'Try again' }).click()
+    await page.waitForSelector(READY, { timeout: 60_000 })
+    await page.reload()
+    await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD)
+    assert.isString(await deviceToken())
+    assert.lengthOf(await devicesOfAdmin(), 1)
+
+    // Signing out forgetting the device: revoked on the server, dropped in the browser.
+    await page.getByRole('button', { name: 'Profile' }).click()
+    await page.getByRole('menuitem', { name: 'Sign out and forget this device' }).click()
+    await page.waitForURL(/#\/login/)
+    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    assert.isNull(await deviceToken())
+    assert.lengthOf(await devicesOfAdmin(), 0)
+
+    // Revoking this browser's own device from the page signs it out as well.
+    await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD)
+    await page.goto(`${server.url}/#/account/devices`)
+    await current.getByRole('button', { name: 'Revoke' }).click()
+    await page.getByText('This is the browser you are using').waitFor()
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    await page.waitForURL(/#\/login/)
+    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    assert.isNull(await deviceToken())
+    assert.lengthOf(await devicesOfAdmin(), 0)
+    const live = await db
+      .from('admin_sessions')
+      .where('user_id', admin.id)
+      .whereNull('ended_at')
+      .count('* as total')
+    assert.equal(Number(live[0].total), 0)
     await context.close()
   })
 

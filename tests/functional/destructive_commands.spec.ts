@@ -3,11 +3,11 @@ import { readFile, rm } from 'node:fs/promises'
 import { DatabaseSync } from 'node:sqlite'
 import app from '@adonisjs/core/services/app'
 import { runAce } from '#tests/helpers/app_process'
-import { DESTRUCTIVE_COMMANDS } from '#services/operations/destructive_commands'
+import { DESTRUCTIVE_COMMANDS } from '#core/operations/destructive_commands'
 
 /**
  * With NODE_ENV=production, Lucid's destructive commands refuse without --force
- * (app/services/operations/destructive_commands.ts; docs/deploy.md). Each command is another
+ * (app/core/operations/destructive_commands.ts; docs/deploy.md). Each command is another
  * process, on a SQLite file of its own, whatever DB_CONNECTION the suite runs on.
  */
 test.group('destructive commands in production', () => {

@@ -7,7 +7,7 @@ import { isolate } from '#tests/helpers/database'
 import { createAdmin, sessionToken } from '#tests/helpers/auth'
 
 /**
- * Request bodies over real HTTP: plain JSON is read by app/services/json_body.ts, everything else by
+ * Request bodies over real HTTP: plain JSON is read by app/core/json_body.ts, everything else by
  * AdonisJS's bodyparser, with the same answers either way (config/bodyparser.ts: JSON up to 512 KB,
  * empty strings become null).
  */

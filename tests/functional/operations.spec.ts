@@ -123,7 +123,7 @@ test.group('Operations: access log and 403 warnings (own process, info level)', 
   }) => {
     const clerk = await createAdmin('ops.clerk')
     const { token } = await sessionToken(clerk.id, clerk.tokenVersion)
-    // TRUSTED_PROXIES=loopback: the test's X-Request-Id headers are kept (app/services/request_id.ts).
+    // TRUSTED_PROXIES=loopback: the test's X-Request-Id headers are kept (app/core/request_id.ts).
     const instance = await startAppProcess({
       LOG_LEVEL: 'info',
       TRUSTED_PROXIES: '127.0.0.1',

@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { addressKey } from '#services/address_key'
+import { addressKey } from '#core/address_key'
 
 test.group('addressKey', () => {
   test('IPv4 stays itself, IPv4-mapped IPv6 becomes its IPv4', ({ assert }) => {

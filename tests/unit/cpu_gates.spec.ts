@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { PriorityGate } from '#services/cpu_gates'
+import { PriorityGate } from '#core/cpu_gates'
 
 /** A job that runs until released, recording its start. */
 function job(log: string[], name: string) {

@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import { FreshRead, FreshReads } from '#services/fresh_read'
+import { FreshRead, FreshReads } from '#core/fresh_read'
 
 /** A read that answers when told to, recording the keys of each batch it was sent. */
 function controlledReads() {

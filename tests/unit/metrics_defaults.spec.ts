@@ -2,12 +2,12 @@ import { test } from '@japa/runner'
 import env from '#start/env'
 
 /*
-| The metrics module decides at load (app/services/operations/metrics.ts): fresh instances of it
+| The metrics module decides at load (app/core/operations/metrics.ts): fresh instances of it
 | (their own registry) show what a process booted with or without METRICS_SECRET gets, whatever
 | other tests counted or scraped before.
 */
 const freshMetrics = (tag: string) => {
-  const url = new URL('../../app/services/operations/metrics.ts', import.meta.url)
+  const url = new URL('../../app/core/operations/metrics.ts', import.meta.url)
   url.search = tag
   return import(url.href)
 }

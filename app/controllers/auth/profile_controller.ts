@@ -5,7 +5,7 @@ import CurrentUserTransformer, {
   currentUserSchema,
 } from '#transformers/auth/current_user_transformer'
 import { updateProfileValidator } from '#validators/profile'
-import { readUpload } from '#services/uploads'
+import { readUpload } from '#core/uploads'
 import { AVATAR_MAX_BYTES } from '#services/avatar_image'
 import { contract } from '#openapi/contract'
 

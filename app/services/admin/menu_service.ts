@@ -129,66 +129,68 @@ export default class MenuService {
   }
 
   async update(actor: Actor, id: number, data: Infer<typeof updateMenuValidator>) {
-    const menu = await findOr404(Menu, id)
-    const parents = await parentMap(db.connection())
-    await actor.bouncer.with(MenuPolicy).authorize(
-      'update',
-      { id: menu.id, subtree: subtreeOf(menu.id, parents) },
-      {
-        permission: data.permission !== menu.permission ? data.permission : undefined,
-        parentId: data.parentId !== menu.parentId ? data.parentId : undefined,
+    // Every fact the policy and the checks read comes from the write's own transaction.
+    return db.transaction(async (trx) => {
+      const menu = await findOr404(Menu, id, trx)
+      const parents = await parentMap(trx)
+      await actor.bouncer.with(MenuPolicy).authorize(
+        'update',
+        { id: menu.id, subtree: subtreeOf(menu.id, parents) },
+        {
+          permission: data.permission !== menu.permission ? data.permission : undefined,
+          parentId: data.parentId !== menu.parentId ? data.parentId : undefined,
+        }
+      )
+      const fields: MenuFields = {
+        parentId: menu.parentId,
+        type: menu.type,
+        name: menu.name,
+        path: menu.path,
+        component: menu.component,
+        icon: menu.icon,
+        permission: menu.permission,
+        sort: menu.sort,
+        visible: menu.visible,
+        status: menu.status,
+        ...definedOnly(data),
       }
-    )
-    const fields: MenuFields = {
-      parentId: menu.parentId,
-      type: menu.type,
-      name: menu.name,
-      path: menu.path,
-      component: menu.component,
-      icon: menu.icon,
-      permission: menu.permission,
-      sort: menu.sort,
-      visible: menu.visible,
-      status: menu.status,
-      ...definedOnly(data),
-    }
 
-    const parentChanged = fields.parentId !== menu.parentId
-    if (parentChanged && fields.parentId !== null) {
-      if (fields.parentId === menu.id) {
-        throw new FieldError('parentId', 'A menu cannot be its own parent', 'notSelf')
+      const parentChanged = fields.parentId !== menu.parentId
+      if (parentChanged && fields.parentId !== null) {
+        if (fields.parentId === menu.id) {
+          throw new FieldError('parentId', 'A menu cannot be its own parent', 'notSelf')
+        }
+        for (let at = parents.get(fields.parentId); at !== null && at !== undefined;) {
+          if (at === menu.id) {
+            throw new FieldError(
+              'parentId',
+              'A menu cannot move below one of its own descendants',
+              'notDescendant'
+            )
+          }
+          at = parents.get(at)
+        }
       }
-      for (let at = parents.get(fields.parentId); at !== null && at !== undefined;) {
-        if (at === menu.id) {
+      await this.assertShape(fields, await this.parentOf(fields.parentId, trx))
+      if (fields.type !== menu.type) {
+        const children = await Menu.query({ client: trx })
+          .where('parent_id', menu.id)
+          .select('type')
+        if (children.some((child) => !ALLOWED_PARENTS[child.type].includes(fields.type))) {
           throw new FieldError(
-            'parentId',
-            'A menu cannot move below one of its own descendants',
-            'notDescendant'
+            'type',
+            'The node has children that cannot live under this type',
+            'children'
           )
         }
-        at = parents.get(at)
       }
-    }
-    await this.assertShape(fields, await this.parentOf(fields.parentId))
-    if (fields.type !== menu.type) {
-      const children = await Menu.query().where('parent_id', menu.id).select('type')
-      if (children.some((child) => !ALLOWED_PARENTS[child.type].includes(fields.type))) {
-        throw new FieldError(
-          'type',
-          'The node has children that cannot live under this type',
-          'children'
-        )
-      }
-    }
-    await this.assertPermissionFree(fields.permission, menu.id)
-
-    await db.transaction(async (trx) => {
+      await this.assertPermissionFree(fields.permission, menu.id, trx)
       if (parentChanged && fields.parentId !== null) {
         await this.assertHoldersKeepChain(trx, menu.id, fields.parentId)
       }
       await saveAudited(trx, actor, 'menu', menu, () => menu.merge(fields))
+      return menu
     })
-    return menu
   }
 
   /**
@@ -229,9 +231,9 @@ export default class MenuService {
     await db.transaction((trx) => deleteAudited(trx, actor, 'menu', menu))
   }
 
-  private async parentOf(parentId: number | null) {
+  private async parentOf(parentId: number | null, client?: QueryClientContract) {
     if (parentId === null) return null
-    const parent = await Menu.find(parentId)
+    const parent = await Menu.find(parentId, client ? { client } : undefined)
     if (!parent) throw new FieldError('parentId', 'The parent menu does not exist', 'exists')
     return parent
   }
@@ -272,9 +274,15 @@ export default class MenuService {
   }
 
   /** One button per permission code (the seeder also finds buttons by their code). */
-  private async assertPermissionFree(permission: string | null, exceptId: number | null) {
+  private async assertPermissionFree(
+    permission: string | null,
+    exceptId: number | null,
+    client?: QueryClientContract
+  ) {
     if (!permission) return
-    const query = Menu.query().where('permission', permission).select('id')
+    const query = Menu.query(client ? { client } : undefined)
+      .where('permission', permission)
+      .select('id')
     if (exceptId !== null) query.whereNot('id', exceptId)
     if (await query.first()) throw conflict('The permission code is already used by another button')
   }

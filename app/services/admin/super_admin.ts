@@ -15,24 +15,6 @@ export async function lockSuperAdmins(trx: QueryClientContract) {
   await trx.from('roles').select('id').where('code', SUPER_ADMIN_ROLE).forUpdate()
 }
 
-/** The seeded super_admin role (always present: it cannot be deleted). */
-export async function superAdminRoleId(trx: QueryClientContract): Promise<number> {
-  const row = await trx.from('roles').select('id').where('code', SUPER_ADMIN_ROLE).firstOrFail()
-  return Number(row.id)
-}
-
-/** Whether the account holds the super_admin role (whatever the account's status). */
-export async function holdsSuperAdmin(userId: number, trx: QueryClientContract) {
-  const row = await trx
-    .from('user_roles')
-    .join('roles', 'roles.id', 'user_roles.role_id')
-    .where('user_roles.user_id', userId)
-    .where('roles.code', SUPER_ADMIN_ROLE)
-    .select('roles.id')
-    .first()
-  return Boolean(row)
-}
-
 /** Enabled accounts other than `userId` that hold the (enabled) super_admin role. */
 export async function otherEnabledSuperAdmins(userId: number, trx: QueryClientContract) {
   const [row] = await trx

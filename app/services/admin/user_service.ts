@@ -10,7 +10,7 @@ import { SCOPED, type Viewer, findInScope, scoped } from '#services/admin/data_s
 import { createAccount, resetPassword, unlockAccount } from '#services/admin_account_service'
 import { revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
-import { blockedUntil } from '#auth/limits'
+import { blockedUntilMany } from '#auth/limits'
 import { accountKey, ceilingKey } from '#auth/login_limiter'
 import { MASKED } from '#services/audit_log'
 import { resetSecondFactor } from '#services/two_factor_service'
@@ -76,14 +76,15 @@ export default class UserService {
     return this.withDetail(await User.findOrFail(id))
   }
 
-  /** Until when each account's anonymous logins are blocked (null: not blocked), for the lists. */
+  /**
+   * Until when each account's anonymous logins are blocked (null: not blocked), for the lists: one
+   * read of the limiter's store for the whole page.
+   */
   private async withLockState(users: User[]) {
-    await Promise.all(
-      users.map(async (user) => {
-        const until = await blockedUntil([accountKey(user.account), ceilingKey(user.account)])
-        user.$extras.lockedUntil = until?.toISOString() ?? null
-      })
+    const until = await blockedUntilMany(
+      users.map((user) => [accountKey(user.account), ceilingKey(user.account)])
     )
+    users.forEach((user, i) => (user.$extras.lockedUntil = until[i]?.toISOString() ?? null))
   }
 
   /** Clears the account's login blocks on every instance (also done by a password reset). */

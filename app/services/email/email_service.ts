@@ -11,6 +11,7 @@ import { type LimitKey, consume, countFailure } from '#auth/limits'
 import { ipKey } from '#auth/login_limiter'
 import { recordLogin } from '#auth/login_log'
 import { issueDeviceToken } from '#auth/device_tokens'
+import type { CeilingReached } from '#auth/login_service'
 import {
   type LinkPurpose,
   checkCode,
@@ -21,9 +22,10 @@ import {
   spendCode,
   spendLink,
 } from '#auth/email_tokens'
-import { findAccount, setPassword } from '#services/admin_account_service'
+import { setPassword } from '#services/admin_account_service'
+import { findAccount } from '#auth/passwords'
 import { type AuditSource, MASKED, recordAudit } from '#services/audit_log'
-import { addressKey } from '#services/address_key'
+import { addressKey } from '#core/address_key'
 import { OWN_PROFILE } from '#services/profile_service'
 import { afterAnswer, assertMailEnabled, mailEnabled, sendMail } from '#services/email/outbox'
 import {
@@ -211,12 +213,12 @@ const capWindowSeconds = string.seconds.parse(adminAuthConfig.limits.capWindow)
 const FAILED = ['wrong_password', 'unknown_account', 'account_disabled']
 
 /**
- * The ceiling of an account was reached (app/auth/login_service.ts: the failure that took its
- * last allowance, once per window): its owner is told, after the answer, when the address is
+ * The ceiling of an account was reached (app/auth/login_service.ts emits `auth:ceiling_reached`
+ * for the failure that took its last allowance, once per window; start/events.ts): its owner is told, after the answer, when the address is
  * verified: how many failures, from how many addresses (distinct address keys in the login log
  * since the window started, this attempt's included), what to do.
  */
-export function noticeLock(userId: number, ip: string, windowEndsIn: number, logger: Logger) {
+export function noticeLock({ userId, ip, windowEndsIn }: CeilingReached, logger: Logger) {
   if (!mailEnabled()) return
   afterAnswer('mail.lock_notice', async () => {
     const user = await User.find(userId)

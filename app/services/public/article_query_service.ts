@@ -2,8 +2,8 @@ import db from '@adonisjs/lucid/services/db'
 import string from '@adonisjs/core/helpers/string'
 import type { ArticleCategory } from '#models/article'
 import { PUBLIC_CONNECTION } from '#config/database'
-import { preparedQuery } from '#services/prepared_query'
-import { FreshRead } from '#services/fresh_read'
+import { preparedQuery } from '#core/prepared_query'
+import { FreshRead } from '#core/fresh_read'
 import searchGate from '#services/public/search_gate'
 import { AnswerCache, CLOCK, statementKey, type Statement } from '#services/public/answer_cache'
 import { MAX_PAGE_WINDOW, PAGE_SIZE_DEFAULT, type ArticleSort } from '#validators/public/article'
@@ -69,7 +69,7 @@ const VISIBLE = `a.status = 'published' AND a.published_at <= ?`
 /**
  * Read side of the public article module, on the public module's own connection (config/database.ts).
  * Plain rows, no model hydration; the SQL texts are fixed per filter combination and sent as
- * prepared statements (#services/prepared_query). The domain rule lives in VISIBLE, which every
+ * prepared statements (#core/prepared_query). The domain rule lives in VISIBLE, which every
  * query starts from, so no caller input can widen it. Database errors are not caught: they reach
  * the exception handler (5xx), never an empty page.
  */

@@ -1,7 +1,7 @@
 import pLimit, { type LimitFunction } from 'p-limit'
 import env from '#start/env'
 import { unavailable } from '#exceptions/api_exception'
-import { addressKey } from '#services/address_key'
+import { addressKey } from '#core/address_key'
 
 /**
  * A bulkhead for keyword searches on this instance: at most `concurrency` run at once, at most

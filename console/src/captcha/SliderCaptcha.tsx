@@ -176,8 +176,11 @@ export function SliderCaptcha({
   const width = slider?.width ?? 320
   const height = slider?.height ?? 160
   const handle = slider?.pieceSize ?? 50
+  // A challenge that could not be loaded (a refused device token, a limit): said over the picture,
+  // where a sentence fits, not on the one-line hint.
+  const loadFailure = state === 'failed' && !slider ? message : ''
   const hint =
-    message ||
+    (loadFailure ? '' : message) ||
     {
       idle: text.idle,
       working: text.working,
@@ -240,9 +243,20 @@ export function SliderCaptcha({
             }}
           >
             {state === 'working' && <LinearProgress sx={{ width: '60%' }} />}
+            {loadFailure && (
+              <Typography
+                variant="body2"
+                color="error"
+                align="center"
+                role="alert"
+                data-testid="captcha-error"
+              >
+                {loadFailure}
+              </Typography>
+            )}
             {state === 'failed' && (
               <Button size="small" onClick={reload}>
-                Try again
+                {text.retry}
               </Button>
             )}
           </Box>

@@ -13,6 +13,37 @@ export const en = {
     actions: 'Actions',
     more_actions: 'More actions',
     change_password: 'Change password',
+    logout_forget_device: 'Sign out and forget this device',
+    sign_in_notice: {
+      last: 'Last sign-in: %{at} from %{ip}',
+      last_no_ip: 'Last sign-in: %{at}',
+      failed:
+        '%{smart_count} failed sign-in attempt since then |||| %{smart_count} failed sign-in attempts since then',
+      failed_first:
+        '%{smart_count} failed sign-in attempt before this one |||| %{smart_count} failed sign-in attempts before this one',
+    },
+    devices: {
+      tab: 'Devices',
+      title: 'Your devices',
+      intro:
+        'The browsers that signed in to your account. Each keeps a key that lets it sign in even while the account is locked for new browsers, and without the second step when you chose "Remember this device". Revoke any you do not recognise or no longer use.',
+      none: 'No remembered devices.',
+      device: 'Browser',
+      current: 'This device',
+      unknown_agent: 'Unknown browser',
+      last_used: 'Last used',
+      ip: 'Address',
+      created: 'First signed in',
+      expires: 'Expires',
+      remembers_second_factor: 'Skips the second step',
+      revoke: 'Revoke',
+      revoke_title: 'Revoke this device?',
+      revoke_confirm:
+        'Its key stops working and the sessions it signed in end. A sign-in from it counts as a new browser again.',
+      revoke_current_confirm:
+        'This is the browser you are using: it is signed out now, and its next sign-in counts as a new browser (second step included).',
+      revoked: 'Device revoked',
+    },
     no_access: {
       title: 'No access to this list',
       body: 'Your roles open this page but do not include its list permission (%{code}). Ask an administrator to grant it.',

@@ -17,6 +17,7 @@ const en = {
     verifying: 'Checking…',
     verified: 'Verified',
     failed: 'Not quite: try again',
+    retry: 'Try again',
     handle: 'Puzzle piece: arrow keys move it 1 px, with Shift 10 px; Enter checks',
   },
   secondStep: {
@@ -47,6 +48,7 @@ const zh: LoginText = {
     verifying: '正在校验…',
     verified: '验证通过',
     failed: '位置不对，请重试',
+    retry: '重试',
     handle: '拼块：方向键每次移动 1 像素，按住 Shift 移动 10 像素；回车校验',
   },
   secondStep: {

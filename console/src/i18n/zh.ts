@@ -148,6 +148,39 @@ const seededMenus = {
   'Audit log': '操作日志',
 }
 
+/**
+ * Sections added since, typed complete: a key added to them in en.ts fails the typecheck until it
+ * is translated here.
+ */
+type Complete<T> = { [K in keyof T]: T[K] extends string ? string : Complete<T[K]> }
+const signInNotice: Complete<typeof en.app.sign_in_notice> = {
+  last: '上次登录：%{at}，来自 %{ip}',
+  last_no_ip: '上次登录：%{at}',
+  failed: '此后有 %{smart_count} 次登录失败',
+  failed_first: '本次登录之前有 %{smart_count} 次登录失败',
+}
+const devices: Complete<typeof en.app.devices> = {
+  tab: '设备',
+  title: '您的设备',
+  intro:
+    '登录过您账号的浏览器。每个浏览器都保存一个密钥：账号对新浏览器锁定时它仍可登录；若您选择了“记住此设备”，还可跳过第二步验证。如有不认识或不再使用的设备，请将其撤销。',
+  none: '暂无记住的设备。',
+  device: '浏览器',
+  current: '当前设备',
+  unknown_agent: '未知浏览器',
+  last_used: '最后使用',
+  ip: '地址',
+  created: '首次登录',
+  expires: '过期时间',
+  remembers_second_factor: '跳过第二步验证',
+  revoke: '撤销',
+  revoke_title: '撤销此设备？',
+  revoke_confirm: '其密钥将失效，通过它登录的会话也将结束。再从它登录时将视为新浏览器。',
+  revoke_current_confirm:
+    '这是您正在使用的浏览器：它将立即退出登录，下次登录时视为新浏览器（包括第二步验证）。',
+  revoked: '设备已撤销',
+}
+
 const app: Deep<typeof en> = {
   app: {
     title: '管理控制台',
@@ -158,6 +191,9 @@ const app: Deep<typeof en> = {
     actions: '操作',
     more_actions: '更多操作',
     change_password: '修改密码',
+    logout_forget_device: '退出登录并忘记此设备',
+    sign_in_notice: signInNotice,
+    devices,
     no_access: {
       title: '无权查看此列表',
       body: '您的角色包含此页面，但没有其列表权限（%{code}）。请联系管理员授权。',

@@ -7,6 +7,7 @@ import {
   useLogoutIfAccessDenied,
   useNotify,
   usePermissions,
+  useTranslate,
   useUserMenu,
 } from 'react-admin'
 import { Box, Tab, Tabs, Typography } from '@mui/material'
@@ -26,11 +27,12 @@ export const TEXT = {
   copyFailed: 'Select the text and copy it by hand',
 }
 
-/** The three account routes (App.tsx registers them; the user menu links to the first). */
+/** The account routes (App.tsx registers them; the user menu links to the first). */
 export const ACCOUNT_ROUTES = {
   profile: '/account',
   twoFactor: '/account/2fa',
   tokens: '/account/tokens',
+  devices: '/account/devices',
 } as const
 
 export type Profile = Me['user'] & {
@@ -89,6 +91,7 @@ export function AccountMenuItem() {
 /** The title and the tabs over each account page. */
 export function AccountPage({ children }: { children: ReactNode }) {
   const { pathname } = useLocation()
+  const translate = useTranslate()
   return (
     <Box sx={{ mt: 2, maxWidth: 900 }}>
       <Title title={TEXT.title} />
@@ -110,6 +113,12 @@ export function AccountPage({ children }: { children: ReactNode }) {
           value={ACCOUNT_ROUTES.tokens}
           component={Link}
           to={ACCOUNT_ROUTES.tokens}
+        />
+        <Tab
+          label={translate('app.devices.tab')}
+          value={ACCOUNT_ROUTES.devices}
+          component={Link}
+          to={ACCOUNT_ROUTES.devices}
         />
       </Tabs>
       {children}

@@ -1,9 +1,9 @@
-import { currentMinute } from '#services/refusal_rows'
+import { currentMinute } from '#core/refusal_rows'
 
 const MAX_KEYS = 10_000
 
 /**
- * Once per key per minute, as the login log's refusal rows (app/services/refusal_rows.ts): the
+ * Once per key per minute, as the login log's refusal rows (app/core/refusal_rows.ts): the
  * first occurrence of a key in a minute is written, the later ones of that minute are only
  * counted, and the key's next written line says how many were left out since its previous one.
  * A flood of refusals so costs one log line per key per minute. Per process and bounded: a

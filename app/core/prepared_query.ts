@@ -5,8 +5,11 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 
 /**
  * The queries that run on every request (guard row, access snapshot, public list/count/detail),
- * sent on PostgreSQL as named statements: parsed and planned once per connection. Only documented
- * APIs: knex's `.options()` hands pg its own `name`. Behind PgBouncer in transaction mode, set
+ * sent on PostgreSQL as named statements: parsed and planned once per connection. Inside a
+ * transaction through documented APIs (knex's `.options()` hands pg its `name`); outside one
+ * through knex's internal pool API (`acquireConnection`/`releaseConnection` of its client, not a
+ * documented API: a knex upgrade must keep the suites green here), skipping the query builder and
+ * runner, a fifth of these statements' CPU. Behind PgBouncer in transaction mode, set
  * PG_PREPARED_STATEMENTS=false (docs/architecture.md, "What a protected request reads").
  */
 const NAMED = env.get('PG_PREPARED_STATEMENTS', true)

@@ -1,7 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import { httpRequests } from '#services/operations/metrics'
-import { OncePerMinute } from '#services/operations/warning_throttle'
-import { addressKey } from '#services/address_key'
+import { httpRequests } from '#core/operations/metrics'
+import { OncePerMinute } from '#core/operations/warning_throttle'
+import { addressKey } from '#core/address_key'
 
 /**
  * Probes answered as expected are counted in the metrics but not logged: a load balancer's

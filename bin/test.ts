@@ -10,6 +10,17 @@ import { stopProcessTree } from '#core/operations/process_tree'
 
 const APP_ROOT = new URL('../', import.meta.url)
 
+/**
+ * Mail goes through a real SMTP server the run starts on a free loopback port
+ * (tests/helpers/smtp.ts), unless SMTP_HOST names one already (the deploy suite's deployment).
+ */
+if (!process.env.SMTP_HOST) {
+  const { startSmtpServer } = await import('#tests/helpers/smtp')
+  const smtp = await startSmtpServer()
+  process.env.SMTP_HOST = '127.0.0.1'
+  process.env.SMTP_PORT = String(smtp.port)
+}
+
 const IMPORTER = (filePath: string) => {
   if (filePath.startsWith('./') || filePath.startsWith('../')) {
     return import(new URL(filePath, APP_ROOT).href)

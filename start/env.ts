@@ -135,6 +135,18 @@ export default await Env.create(new URL('../', import.meta.url), {
   OPENAPI_ENABLED: Env.schema.boolean.optional(),
 
   /*
+  | Email (config/mail.ts, docs/email.md): without SMTP_HOST the mail routes answer 404, except in
+  | development, where mails are written to the log. APP_URL: the console's origin, for links.
+  */
+  SMTP_HOST: Env.schema.string.optional({ format: 'host' }),
+  SMTP_PORT: Env.schema.number.optional(),
+  SMTP_USERNAME: Env.schema.string.optional(),
+  SMTP_PASSWORD: Env.schema.string.optional(),
+  /* `Name <address>` or an address */
+  MAIL_FROM: Env.schema.string.optional(),
+  APP_URL: Env.schema.string.optional({ format: 'url', tld: false }),
+
+  /*
   | First administrator created by `node ace db:seed`
   */
   ADMIN_ACCOUNT: Env.schema.string.optional(),

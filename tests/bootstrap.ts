@@ -13,6 +13,7 @@ import { createApiServer } from '#start/http_server'
 import { createLimiters } from '#auth/limits'
 import { loginLimitSamples } from '#auth/login_limiter'
 import { captchaLimitSamples } from '#captcha/captcha_limits'
+import { mailLimitSamples } from '#services/email/email_service'
 import { flushLimiterRedis } from '#tests/helpers/redis'
 import { contractChecks, contractTeardown } from '#tests/helpers/openapi_contract'
 
@@ -55,7 +56,11 @@ async function ensurePostgresDatabase() {
  *   test's global transaction also runs on. One created on the pool would wait, inside a later
  *   test's global transaction, for the connection that transaction holds.
  */
-const limiterSamples = () => [...loginLimitSamples(), ...captchaLimitSamples()]
+const limiterSamples = () => [
+  ...loginLimitSamples(),
+  ...captchaLimitSamples(),
+  ...mailLimitSamples(),
+]
 async function createLimitersUpFront() {
   if (env.get('DB_CONNECTION', 'sqlite') === 'pg') return createLimiters(limiterSamples())
   const rollback = await testUtils.db().wrapInGlobalTransaction()

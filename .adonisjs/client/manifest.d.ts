@@ -10,4 +10,5 @@
 /// <reference path="../../config/i18n.ts" />
 /// <reference path="../../config/limiter.ts" />
 /// <reference path="../../config/logger.ts" />
+/// <reference path="../../config/mail.ts" />
 /// <reference path="../../config/redis.ts" />

@@ -16,6 +16,7 @@ export const controllers = {
     Users: () => import('#controllers/admin/users_controller'),
   },
   auth: {
+    AccountMail: () => import('#controllers/auth/account_mail_controller'),
     ApiTokens: () => import('#controllers/auth/api_tokens_controller'),
     Avatars: () => import('#controllers/auth/avatars_controller'),
     Captcha: () => import('#controllers/auth/captcha_controller'),

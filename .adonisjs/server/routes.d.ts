@@ -15,6 +15,11 @@ export type ScannedRoutes = {
     'auth.captcha.show': { paramsTuple?: []; params?: {} }
     'auth.captcha.verify': { paramsTuple?: []; params?: {} }
     'auth.login': { paramsTuple?: []; params?: {} }
+    'auth.features': { paramsTuple?: []; params?: {} }
+    'auth.password.forgot': { paramsTuple?: []; params?: {} }
+    'auth.password.reset': { paramsTuple?: []; params?: {} }
+    'auth.devices.request': { paramsTuple?: []; params?: {} }
+    'auth.devices.enrol': { paramsTuple?: []; params?: {} }
     'auth.login.secondStep': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.password.update': { paramsTuple?: []; params?: {} }
@@ -33,6 +38,8 @@ export type ScannedRoutes = {
     'auth.profile.show': { paramsTuple?: []; params?: {} }
     'auth.profile.update': { paramsTuple?: []; params?: {} }
     'auth.avatar.update': { paramsTuple?: []; params?: {} }
+    'auth.profile.email.verify': { paramsTuple?: []; params?: {} }
+    'auth.profile.email.code': { paramsTuple?: []; params?: {} }
     'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.export': { paramsTuple?: []; params?: {} }
@@ -89,6 +96,7 @@ export type ScannedRoutes = {
     'openapi.asset': { paramsTuple: [ParamValue]; params: {'file': ParamValue} }
     'metrics': { paramsTuple?: []; params?: {} }
     'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
+    'auth.features': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'auth.devices.index': { paramsTuple?: []; params?: {} }
@@ -127,6 +135,7 @@ export type ScannedRoutes = {
     'openapi.asset': { paramsTuple: [ParamValue]; params: {'file': ParamValue} }
     'metrics': { paramsTuple?: []; params?: {} }
     'auth.captcha.challenge': { paramsTuple?: []; params?: {} }
+    'auth.features': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'auth.devices.index': { paramsTuple?: []; params?: {} }
@@ -160,11 +169,17 @@ export type ScannedRoutes = {
     'auth.captcha.show': { paramsTuple?: []; params?: {} }
     'auth.captcha.verify': { paramsTuple?: []; params?: {} }
     'auth.login': { paramsTuple?: []; params?: {} }
+    'auth.password.forgot': { paramsTuple?: []; params?: {} }
+    'auth.password.reset': { paramsTuple?: []; params?: {} }
+    'auth.devices.request': { paramsTuple?: []; params?: {} }
+    'auth.devices.enrol': { paramsTuple?: []; params?: {} }
     'auth.login.secondStep': { paramsTuple?: []; params?: {} }
     'auth.logout': { paramsTuple?: []; params?: {} }
     'auth.2fa.setup': { paramsTuple?: []; params?: {} }
     'auth.2fa.confirm': { paramsTuple?: []; params?: {} }
     'auth.tokens.store': { paramsTuple?: []; params?: {} }
+    'auth.profile.email.verify': { paramsTuple?: []; params?: {} }
+    'auth.profile.email.code': { paramsTuple?: []; params?: {} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
     'admin.users.reset_password': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.unlock': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }

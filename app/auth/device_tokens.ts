@@ -64,11 +64,18 @@ export async function findDevice(
   return { id: String(row.id), userId, remembered: Boolean(row.remembered), tokenHash: digest }
 }
 
-export async function issueDeviceToken(userId: number, client: DeviceClient, remembered = false) {
+export async function issueDeviceToken(
+  userId: number,
+  client: DeviceClient,
+  remembered = false,
+  /** The caller's transaction (a device link spent with it). */
+  trx?: QueryClientContract
+) {
+  const conn = trx ?? db
   const token = newToken()
   const now = Date.now()
   const id = randomBytes(12).toString('base64url')
-  await db.table('device_tokens').insert({
+  await conn.table('device_tokens').insert({
     id,
     user_id: userId,
     token_hash: sha256(token),
@@ -78,14 +85,14 @@ export async function issueDeviceToken(userId: number, client: DeviceClient, rem
     remembered,
     ...seenFrom(client),
   })
-  const stale = await db
+  const stale = await conn
     .from('device_tokens')
     .where('user_id', userId)
     .orderBy('last_used_at', 'desc')
     .offset(MAX_PER_ACCOUNT)
     .select('id')
   if (stale.length) {
-    await db
+    await conn
       .from('device_tokens')
       .whereIn(
         'id',

@@ -39,6 +39,14 @@ export function forgetLoginRefusals() {
   rowsPerAccount.forget()
 }
 
+/** Completed steps: a row each (the rest is aggregated). */
+const ONE_ROW_EACH = new Set<LoginOutcome>([
+  'succeeded',
+  'recovery_code_used',
+  'password_reset',
+  'device_enrolled',
+])
+
 export async function recordLogin(attempt: LoginAttempt) {
   loginAttempts.inc({ outcome: attempt.outcome })
   const row = {
@@ -49,7 +57,7 @@ export async function recordLogin(attempt: LoginAttempt) {
     outcome: attempt.outcome,
   }
   // Completed logins are one row each; everything else is aggregated per key per minute.
-  if (attempt.outcome === 'succeeded' || attempt.outcome === 'recovery_code_used') {
+  if (ONE_ROW_EACH.has(attempt.outcome)) {
     await LoginLog.create(row)
     return
   }

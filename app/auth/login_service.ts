@@ -20,6 +20,7 @@ import {
   spendMfaChallenge,
 } from '#auth/mfa_tokens'
 import db from '@adonisjs/lucid/services/db'
+import emitter from '@adonisjs/core/services/emitter'
 import {
   type Refusal,
   assertAllowed,
@@ -49,6 +50,14 @@ let dummyDigest: Promise<string> | undefined
 const getDummyDigest = () => (dummyDigest ??= hashPassword(crypto.randomUUID()))
 
 type Client = { ip: string; userAgent?: string }
+
+/** An account's ceiling was reached by this failure (`windowEndsIn`: seconds left in its window). */
+export type CeilingReached = { userId: number; ip: string; windowEndsIn: number }
+declare module '@adonisjs/core/types' {
+  interface EventsList {
+    'auth:ceiling_reached': CeilingReached
+  }
+}
 type LoginInput = Client & {
   account: string
   password: string
@@ -151,6 +160,12 @@ export async function login(input: LoginInput, logger: Logger) {
     const passwordMatches = await hashGate.run(priority, () => hash.verify(digest, password))
     if (!user || !passwordMatches || !user.isEnabled) {
       await settleFailure(reservation)
+      // The failure that took the ceiling's last allowance (once per window): the owner is told
+      // (start/events.ts).
+      const ceiling = reservation.find(({ limit }) => limit.ceiling)
+      if (user && ceiling && ceiling.remaining <= 0) {
+        emitter.emit('auth:ceiling_reached', { userId: user.id, ip, windowEndsIn: ceiling.resetIn })
+      }
       if (paidForLock) await countFailure(counted)
       if (user && !passwordMatches) await countFailedLogin(user.id)
       logger.info({ event: 'login.failed', reason: 'credentials', account, ip }, 'login failed')

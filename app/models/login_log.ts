@@ -16,6 +16,12 @@ export const LOGIN_OUTCOMES = [
   'recovery_code_used',
   // A superseded device token presented again: every device of the account was revoked.
   'device_token_reused',
+  // Email (docs/email.md): a reset or device link mailed; a password reset through one; a browser
+  // enrolled through one.
+  'reset_link_sent',
+  'device_link_sent',
+  'password_reset',
+  'device_enrolled',
 ] as const
 export type LoginOutcome = (typeof LOGIN_OUTCOMES)[number]
 

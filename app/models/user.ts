@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon'
-import { BaseModel, column, manyToMany } from '@adonisjs/lucid/orm'
+import { BaseModel, beforeSave, column, manyToMany } from '@adonisjs/lucid/orm'
 import { withTimestamps } from '#models/mixins/with_timestamps'
 import type { ManyToMany } from '@adonisjs/lucid/types/relations'
 import Role from '#models/role'
@@ -23,6 +23,10 @@ export default class User extends withTimestamps(BaseModel) {
 
   @column()
   declare email: string | null
+
+  /** When the owner proved the address (docs/email.md); cleared by any change of `email`. */
+  @column.dateTime({ serializeAs: null })
+  declare emailVerifiedAt: DateTime | null
 
   @column({ serializeAs: null })
   declare password: string
@@ -81,6 +85,16 @@ export default class User extends withTimestamps(BaseModel) {
 
   get isEnabled() {
     return this.status === 'enabled'
+  }
+
+  /** A changed address is unverified until its owner enters the code mailed to it. */
+  @beforeSave()
+  static forgetVerification(user: User) {
+    if (user.$dirty.email !== undefined && user.$isPersisted) user.emailVerifiedAt = null
+  }
+
+  get emailVerified() {
+    return Boolean(this.emailVerifiedAt && this.email)
   }
 
   get twoFactorEnabled() {

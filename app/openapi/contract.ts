@@ -18,7 +18,7 @@ export type Operation = {
   /** Validator of the path parameters, when one checks them beyond the route matcher. */
   params?: Validator
   /** Success status; default 200 (204 has no body). */
-  status?: 200 | 201 | 204
+  status?: 200 | 201 | 202 | 204
   /** Success body `{ data: <schema> }`. */
   data?: Schema
   /** Success body `{ data: <schema>[] }`. */

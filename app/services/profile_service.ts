@@ -6,6 +6,8 @@ import type User from '#models/user'
 import { type AuditSource, changedFields, recordAudit } from '#services/audit_log'
 import { avatarEtag, toAvatarWebp } from '#services/avatar_image'
 import type { updateProfileValidator } from '#validators/profile'
+import { mailEnabled } from '#services/email/outbox'
+import { sendVerificationCode } from '#services/email/email_service'
 
 /** What the audit rows of the own-profile writes name: the account itself, no permission code. */
 export const OWN_PROFILE = 'own:profile'
@@ -25,8 +27,9 @@ export default class ProfileService {
     }
   }
 
+  /** A changed address is unverified (the User model); its code is mailed (docs/email.md). */
   async update(ctx: HttpContext, user: User, data: Infer<typeof updateProfileValidator>) {
-    await db.transaction(async (trx) => {
+    const emailChanged = await db.transaction(async (trx) => {
       const before = { ...user.$attributes }
       user.useTransaction(trx)
       if (data.nickname !== undefined) user.nickname = data.nickname
@@ -40,7 +43,9 @@ export default class ProfileService {
           changes,
         })
       }
+      return changes.email !== undefined
     })
+    if (emailChanged && mailEnabled()) await sendVerificationCode(user, ctx.logger)
     return user
   }
 

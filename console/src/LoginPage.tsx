@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useState } from 'react'
 import type { FormEvent } from 'react'
 import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material'
 import { SliderCaptcha } from './captcha/SliderCaptcha'
@@ -6,16 +6,7 @@ import type { LoginParams, MfaRequired } from './authProvider'
 import { TwoFactorStep } from './TwoFactorStep'
 import { LOCALES, currentLocale, storeLocale } from './i18n/errors'
 import { LOGIN_TEXT, LoginTextContext } from './i18n/login'
-
-/** `value` once it has not changed for `ms`. */
-function useSettled(value: string, ms: number) {
-  const [settled, setSettled] = useState(value)
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms)
-    return () => clearTimeout(timer)
-  }, [value, ms])
-  return settled
-}
+import { MailRequestCard, useMailOn, useSettled } from './MailPages'
 
 /**
  * Account, password and the slider captcha. The form is usable at once; the captcha's proof of
@@ -26,8 +17,14 @@ function useSettled(value: string, ms: number) {
  * No react-admin in here: main.tsx shows this page on its own when there is no token (the admin
  * bundle loads behind it), App.tsx inside react-admin when a session ends. `login` signs in.
  */
-export function LoginPage({ login }: { login: (params: LoginParams) => Promise<unknown> }) {
-  const [account, setAccount] = useState('')
+export function LoginPage({
+  login,
+  initialAccount = '',
+}: {
+  login: (params: LoginParams) => Promise<unknown>
+  initialAccount?: string
+}) {
+  const [account, setAccount] = useState(initialAccount)
   const captchaAccount = useSettled(account.trim(), 300)
   const [password, setPassword] = useState('')
   const [captchaToken, setCaptchaToken] = useState<string | null>(null)
@@ -40,6 +37,11 @@ export function LoginPage({ login }: { login: (params: LoginParams) => Promise<u
   // The console's language, switchable here; kept for the console and its error messages.
   const [locale, setLocale] = useState(currentLocale)
   const text = LOGIN_TEXT[locale]
+  // Mail (when the server sends it): "Forgot password?", and a device link once login says the
+  // account is locked for new browsers (MailPages.tsx).
+  const mailOn = useMailOn()
+  const [locked, setLocked] = useState(false)
+  const [mailRequest, setMailRequest] = useState<'forgot' | 'device' | null>(null)
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -54,6 +56,7 @@ export function LoginPage({ login }: { login: (params: LoginParams) => Promise<u
       }
     } catch (failure) {
       setError((failure as Error).message)
+      setLocked((failure as { body?: { code?: string } }).body?.code === 'E_ACCOUNT_LOCKED')
       setCaptchaKey((key) => key + 1)
     } finally {
       setBusy(false)
@@ -80,45 +83,67 @@ export function LoginPage({ login }: { login: (params: LoginParams) => Promise<u
         }}
       >
         {mfa && <TwoFactorStep mfaToken={mfa.mfaToken} login={login} onRestart={restart} />}
-        <Card
-          component="form"
-          onSubmit={submit}
-          sx={{ width: 380, display: mfa ? 'none' : undefined }}
-        >
-          <CardContent
-            sx={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'center' }}
+        {mailRequest && (
+          <MailRequestCard
+            kind={mailRequest}
+            initialAccount={account.trim()}
+            onBack={() => {
+              setMailRequest(null)
+              setCaptchaKey((key) => key + 1)
+            }}
+          />
+        )}
+        {!mailRequest && (
+          <Card
+            component="form"
+            onSubmit={submit}
+            sx={{ width: 380, display: mfa ? 'none' : undefined }}
           >
-            <Typography variant="h5">{text.signIn}</Typography>
-            <TextField
-              label={text.account}
-              name="account"
-              autoComplete="username"
-              fullWidth
-              required
-              value={account}
-              onChange={(e) => setAccount(e.target.value)}
-            />
-            <TextField
-              label={text.password}
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              fullWidth
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            <SliderCaptcha key={captchaKey} account={captchaAccount} onToken={onToken} />
-            {error && (
-              <Alert severity="error" sx={{ width: '100%' }}>
-                {error}
-              </Alert>
-            )}
-            <Button type="submit" variant="contained" fullWidth disabled={!captchaToken || busy}>
-              {text.signIn}
-            </Button>
-          </CardContent>
-        </Card>
+            <CardContent
+              sx={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'center' }}
+            >
+              <Typography variant="h5">{text.signIn}</Typography>
+              <TextField
+                label={text.account}
+                name="account"
+                autoComplete="username"
+                fullWidth
+                required
+                value={account}
+                onChange={(e) => setAccount(e.target.value)}
+              />
+              <TextField
+                label={text.password}
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                fullWidth
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+              <SliderCaptcha key={captchaKey} account={captchaAccount} onToken={onToken} />
+              {error && (
+                <Alert severity="error" sx={{ width: '100%' }}>
+                  {error}
+                </Alert>
+              )}
+              {mailOn && locked && (
+                <Button variant="outlined" fullWidth onClick={() => setMailRequest('device')}>
+                  {text.mail.deviceOffer}
+                </Button>
+              )}
+              <Button type="submit" variant="contained" fullWidth disabled={!captchaToken || busy}>
+                {text.signIn}
+              </Button>
+              {mailOn && (
+                <Button size="small" onClick={() => setMailRequest('forgot')}>
+                  {text.mail.forgot}
+                </Button>
+              )}
+            </CardContent>
+          </Card>
+        )}
         <Box>
           {LOCALES.map((choice) => (
             <Button

@@ -693,6 +693,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/devices/enrol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Spend a device link: this browser's device token
+         * @description Send it with the next login (`deviceToken`): an owner's key, its own failure budget, past the ceiling. The password and a second factor are still asked. Without SMTP_HOST: 404 E_NOT_FOUND (GET /api/auth/features says `mail: false`).
+         */
+        post: operations["auth.devices.enrol"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/devices/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a sign-in link for this browser (202 whatever the account)
+         * @description As forgot: a single-use link (15 min) that enrols a browser (POST /api/auth/devices/enrol), which then passes the account lock like any device token. Without SMTP_HOST: 404 E_NOT_FOUND (GET /api/auth/features says `mail: false`).
+         */
+        post: operations["auth.devices.request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What this server offers before sign-in (mail: the email routes) */
+        get: operations["auth.features"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -807,6 +864,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/password/forgot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a password-reset link (202 whatever the account)
+         * @description Spends a captcha credential (as a login does). The answer is the same, and as fast, for any account: a single-use link (15 min) is mailed only to an enabled account with a verified address, at most one per account per 15 minutes. Without SMTP_HOST: 404 E_NOT_FOUND (GET /api/auth/features says `mail: false`).
+         */
+        post: operations["auth.password.forgot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose a new password with the mailed link
+         * @description The password policy and history apply (422, and the link still works). The link is spent; tokenVersion + 1: every session and remembered device of the account ends; a second factor is still asked at the next sign-in. 400 E_EMAIL_TOKEN_INVALID for an unknown, expired, used or foreign link. Without SMTP_HOST: 404 E_NOT_FOUND (GET /api/auth/features says `mail: false`).
+         */
+        post: operations["auth.password.reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/profile": {
         parameters: {
             query?: never;
@@ -819,6 +916,43 @@ export interface paths {
         /** Change the own nickname or email (audited) */
         put: operations["auth.profile.update"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/profile/email/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a new code to the own unverified address (3 per 15 min) */
+        post: operations["auth.profile.email.code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/profile/email/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the own email address with the mailed 6-digit code
+         * @description A changed address gets a code (10 min, 5 tries). 400 E_EMAIL_CODE_INVALID when it is wrong, expired, used up, or was sent to another address. Without SMTP_HOST: 404 E_NOT_FOUND (GET /api/auth/features says `mail: false`).
+         */
+        post: operations["auth.profile.email.verify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1055,6 +1189,8 @@ export interface components {
          *     | `E_CAPTCHA_FAILED` | 400 | Wrong or replayed captcha answer |
          *     | `E_CAPTCHA_TOKEN_INVALID` | 400 | Captcha credential missing, expired or used |
          *     | `E_MFA_TOKEN_INVALID` | 400 | Login second step: mfaToken unknown, expired, used or dead |
+         *     | `E_EMAIL_TOKEN_INVALID` | 400 | A mailed link unknown, expired, used or for something else |
+         *     | `E_EMAIL_CODE_INVALID` | 400 | The mailed code is wrong, expired, used or tried too often |
          *     | `E_UNAUTHORIZED` | 401 | No valid token, or the session ended |
          *     | `E_INVALID_CREDENTIALS` | 401 | Unknown account, wrong password, or wrong second-factor code |
          *     | `E_DEVICE_TOKEN_REUSED` | 401 | A superseded device token was presented: every device of the account was revoked |
@@ -1080,7 +1216,7 @@ export interface components {
         };
         ErrorEntry: {
             /** @enum {string} */
-            code: "E_BAD_REQUEST" | "E_CAPTCHA_FAILED" | "E_CAPTCHA_TOKEN_INVALID" | "E_MFA_TOKEN_INVALID" | "E_UNAUTHORIZED" | "E_INVALID_CREDENTIALS" | "E_DEVICE_TOKEN_REUSED" | "E_FORBIDDEN" | "E_PASSWORD_CHANGE_REQUIRED" | "E_2FA_SETUP_REQUIRED" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_CONFLICT" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_HEADERS_TOO_LARGE" | "E_VALIDATION_ERROR" | "E_EXPORT_TOO_LARGE" | "E_TOO_MANY_REQUESTS" | "E_ACCOUNT_LOCKED" | "E_INTERNAL" | "E_UNAVAILABLE";
+            code: "E_BAD_REQUEST" | "E_CAPTCHA_FAILED" | "E_CAPTCHA_TOKEN_INVALID" | "E_MFA_TOKEN_INVALID" | "E_EMAIL_TOKEN_INVALID" | "E_EMAIL_CODE_INVALID" | "E_UNAUTHORIZED" | "E_INVALID_CREDENTIALS" | "E_DEVICE_TOKEN_REUSED" | "E_FORBIDDEN" | "E_PASSWORD_CHANGE_REQUIRED" | "E_2FA_SETUP_REQUIRED" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_CONFLICT" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_HEADERS_TOO_LARGE" | "E_VALIDATION_ERROR" | "E_EXPORT_TOO_LARGE" | "E_TOO_MANY_REQUESTS" | "E_ACCOUNT_LOCKED" | "E_INTERNAL" | "E_UNAVAILABLE";
             message: string;
             /** @description Input field (validation errors) */
             field?: string;
@@ -1150,11 +1286,24 @@ export interface components {
             /** @description seconds */
             expiresIn: number;
         };
+        Features: {
+            mail: boolean;
+        };
+        MailAccepted: {
+            /** @constant */
+            accepted: true;
+        };
+        EnrolledDevice: {
+            deviceToken: string;
+            account: string;
+        };
         CurrentUser: {
             id: number;
             account: string;
             nickname: string;
             email: string | null;
+            /** @description The owner confirmed the address with a mailed code */
+            emailVerified: boolean;
             /** @enum {string} */
             status: "enabled" | "disabled";
             lastLoginAt: string | null;
@@ -1282,6 +1431,8 @@ export interface components {
             account: string;
             nickname: string;
             email: string | null;
+            /** @description The owner confirmed the address with a mailed code */
+            emailVerified: boolean;
             /** @enum {string} */
             status: "enabled" | "disabled";
             lastLoginAt: string | null;
@@ -1476,7 +1627,7 @@ export interface components {
             ip: string;
             userAgent: string;
             /** @enum {string} */
-            outcome: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused";
+            outcome: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled";
             /** @description attempts this row stands for (refusals: one row per key per minute) */
             count: number;
         };
@@ -2126,7 +2277,7 @@ export interface operations {
                 pageSize?: number;
                 account?: string;
                 ip?: string;
-                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused";
+                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled";
                 from?: unknown;
                 to?: unknown;
                 sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
@@ -2161,7 +2312,7 @@ export interface operations {
                 format: "csv";
                 account?: string;
                 ip?: string;
-                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused";
+                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled";
                 from?: unknown;
                 to?: unknown;
                 sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
@@ -3406,6 +3557,94 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "auth.devices.enrol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EnrolledDevice"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.devices.request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    account: string;
+                    captchaToken?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MailAccepted"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Features"];
+                    };
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     "auth.login": {
         parameters: {
             query?: never;
@@ -3602,6 +3841,68 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "auth.password.forgot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    account: string;
+                    captchaToken?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MailAccepted"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.password.reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
     "auth.profile.show": {
         parameters: {
             query?: never;
@@ -3657,6 +3958,67 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.profile.email.code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MailAccepted"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.profile.email.verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CurrentUser"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             422: components["responses"]["Error422"];
             default: components["responses"]["Error"];
         };

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client'
 import { tokens } from './api'
 import { authProvider, type LoginParams } from './authProvider'
 import { LoginPage } from './LoginPage'
+import { EnrolDevicePage, ResetPasswordPage } from './MailPages'
 import { currentLocale } from './i18n/errors'
 
 const root = createRoot(document.getElementById('root')!)
@@ -20,7 +21,24 @@ async function showAdmin() {
   )
 }
 
-if (tokens.get()) {
+/** The pages a mailed link opens (MailPages.tsx), with or without a session. */
+const [route, query] = window.location.hash.slice(1).split('?')
+const params = new URLSearchParams(query ?? '')
+const mailToken = params.get('token') ?? ''
+
+if (route === '/reset-password') {
+  root.render(
+    <StrictMode>
+      <ResetPasswordPage token={mailToken} />
+    </StrictMode>
+  )
+} else if (route === '/enrol-device') {
+  root.render(
+    <StrictMode>
+      <EnrolDevicePage token={mailToken} />
+    </StrictMode>
+  )
+} else if (tokens.get()) {
   showAdmin()
 } else {
   // No session: the login page alone, at once (react-admin would first settle its auth state).
@@ -36,7 +54,10 @@ if (tokens.get()) {
   }
   root.render(
     <StrictMode>
-      <LoginPage login={login} />
+      <LoginPage
+        login={login}
+        initialAccount={route === '/login' ? (params.get('account') ?? '') : ''}
+      />
     </StrictMode>
   )
   setTimeout(() => loadAdmin().catch(() => undefined), 1500)

@@ -17,6 +17,14 @@ router
       })
       .use(captchaThrottle)
     router.post('login', [controllers.auth.Session, 'store']).as('login')
+    // Email (docs/email.md): 404 without SMTP_HOST; the requests answer 202 whatever the account.
+    router.get('features', [controllers.auth.AccountMail, 'features']).as('features')
+    router.post('password/forgot', [controllers.auth.AccountMail, 'forgot']).as('password.forgot')
+    router.post('password/reset', [controllers.auth.AccountMail, 'reset']).as('password.reset')
+    router
+      .post('devices/request', [controllers.auth.AccountMail, 'requestDevice'])
+      .as('devices.request')
+    router.post('devices/enrol', [controllers.auth.AccountMail, 'enrol']).as('devices.enrol')
     router.post('login/2fa', [controllers.auth.Session, 'secondStep']).as('login.secondStep')
     router
       .group(() => {
@@ -67,6 +75,12 @@ router
         router.get('profile', [controllers.auth.Profile, 'show']).as('profile.show')
         router.put('profile', [controllers.auth.Profile, 'update']).as('profile.update')
         router.put('avatar', [controllers.auth.Profile, 'avatar']).as('avatar.update')
+        router
+          .post('profile/email/verify', [controllers.auth.AccountMail, 'verify'])
+          .as('profile.email.verify')
+        router
+          .post('profile/email/code', [controllers.auth.AccountMail, 'resendCode'])
+          .as('profile.email.code')
       })
       .use(middleware.auth())
   })

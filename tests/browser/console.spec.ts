@@ -5,6 +5,10 @@ import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { Browser, Page } from 'playwright-core'
 import sharp from 'sharp'
+import { DateTime } from 'luxon'
+import User from '#models/user'
+import adminAuthConfig from '#config/admin_auth'
+import { clearInbox, tokenIn, waitForMail } from '#tests/helpers/smtp'
 import env from '#start/env'
 import { withRealCommits } from '#tests/helpers/database'
 import Menu from '#models/menu'
@@ -15,11 +19,12 @@ import {
   createAdmin,
   freshCredential,
   sessionToken,
+  TEST_PASSWORD,
 } from '#tests/helpers/auth'
 import { button, chainOf, seededAdmin } from '#tests/helpers/rbac'
 import Role from '#models/role'
-import { blockedUntil, countFailure } from '#auth/limits'
-import { accountKey } from '#auth/login_limiter'
+import { blockedUntil, consume, countFailure } from '#auth/limits'
+import { accountKey, ceilingKey } from '#auth/login_limiter'
 import { failHangsAtTheirLine, humanDrag, launchChromium } from '#tests/helpers/browser'
 import { startConsoleServer, type ConsoleServer } from '#tests/helpers/console_server'
 import { measurePowInChromium, powSummary } from '#tests/helpers/pow_in_chromium'
@@ -970,6 +975,93 @@ test.group('Console in Chromium', (group) => {
     await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD, { stay: true })
     await page.locator(SIDEBAR).getByText('Users').waitFor()
     assert.equal(await page.evaluate(() => localStorage.getItem('rbac.locale')), 'en')
+    await context.close()
+  })
+
+  test('forgot password end to end: the link read from the SMTP server sets a new password that signs in', async ({
+    assert,
+  }) => {
+    const user = await createAdmin('mailbox1')
+    user.email = 'mailbox1@example.test'
+    await user.save()
+    user.emailVerifiedAt = DateTime.now()
+    await user.save()
+    clearInbox()
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    let page = await context.newPage()
+    await page.goto(`${server.url}/#/login`)
+    await page.getByRole('button', { name: 'Forgot password?' }).click()
+    const slider = nextSlider(page)
+    await page.locator('input[name="mailAccount"]').fill('mailbox1')
+    const { data } = await (await slider).json()
+    await page.waitForSelector(READY)
+    await humanDrag(page, HANDLE, await challengeAnswer(data.captchaId))
+    await page.waitForSelector('[data-testid="captcha"][data-captcha-state="verified"]')
+    await page.getByRole('button', { name: 'Send the link' }).click()
+    await page.locator('[data-testid="mail-sent"]').waitFor()
+
+    // The mail's link opens in a new tab.
+    const mail = await waitForMail('mailbox1@example.test')
+    await page.close()
+    page = await context.newPage()
+    await page.goto(`${server.url}/#/reset-password?token=${tokenIn(mail, 'reset-password')}`)
+    await page.locator('input[name="newPassword"]').fill('Mailed-Horse-Battery-7')
+    await page.locator('input[name="repeatPassword"]').fill('Mailed-Horse-Battery-7')
+    await page.getByRole('button', { name: 'Set the password' }).click()
+    await page.locator('[data-testid="reset-done"]').waitFor()
+    await page.screenshot({ path: `${SHOTS}/password-reset.png` })
+    await page.getByRole('button', { name: 'Go to sign in' }).click()
+    await page.waitForURL(/#\/login/)
+    await signIn(page, server.url, 'mailbox1', 'Mailed-Horse-Battery-7', { stay: true })
+    assert.equal((await User.findOrFail(user.id)).tokenVersion, user.tokenVersion + 1)
+    await context.close()
+  })
+
+  test('a locked account signs in through a device link sent from the login page', async ({
+    assert,
+  }) => {
+    const user = await createAdmin('mailbox2')
+    user.email = 'mailbox2@example.test'
+    await user.save()
+    user.emailVerifiedAt = DateTime.now()
+    await user.save()
+    clearInbox()
+    for (let i = 0; i < adminAuthConfig.limits.loginAccountCap; i++) {
+      await consume(ceilingKey('mailbox2'))
+    }
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    let page = await context.newPage()
+    // The password is refused for this new browser: the page offers a sign-in link.
+    await page.goto(`${server.url}/#/login`)
+    let slider = nextSlider(page)
+    await page.locator('input[name="account"]').fill('mailbox2')
+    await page.locator('input[name="password"]').fill(TEST_PASSWORD)
+    let { data } = await (await slider).json()
+    await page.waitForSelector(READY)
+    await humanDrag(page, HANDLE, await challengeAnswer(data.captchaId))
+    await page.waitForSelector('[data-testid="captcha"][data-captcha-state="verified"]')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: 'Send me a sign-in link for this browser' }).click()
+    slider = nextSlider(page)
+    data = (await (await slider).json()).data
+    await page.waitForSelector(READY)
+    await humanDrag(page, HANDLE, await challengeAnswer(data.captchaId))
+    await page.waitForSelector('[data-testid="captcha"][data-captcha-state="verified"]')
+    await page.getByRole('button', { name: 'Send the link' }).click()
+    await page.locator('[data-testid="mail-sent"]').waitFor()
+
+    const mail = await waitForMail('mailbox2@example.test')
+    await page.close()
+    page = await context.newPage()
+    await page.goto(`${server.url}/#/enrol-device?token=${tokenIn(mail, 'enrol-device')}`)
+    await page.getByRole('button', { name: 'Trust this browser' }).click()
+    await page.locator('[data-testid="enrolled"]').waitFor()
+    assert.isNotNull(await page.evaluate(() => localStorage.getItem('rbac.deviceToken')))
+    await page.getByRole('button', { name: 'Go to sign in' }).click()
+    await page.waitForURL(/#\/login/)
+    assert.equal(await page.locator('input[name="account"]').inputValue(), 'mailbox2')
+    await signIn(page, server.url, 'mailbox2', TEST_PASSWORD)
+    assert.lengthOf(await db.from('device_tokens').where('user_id', user.id), 1)
     await context.close()
   })
 

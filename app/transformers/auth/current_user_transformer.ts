@@ -11,6 +11,10 @@ export const currentUser = shape({
   account: s.string(),
   nickname: s.string(),
   email: s.nullable(s.string()),
+  emailVerified: {
+    ...s.boolean(),
+    description: 'The owner confirmed the address with a mailed code',
+  },
   status: enabledStatus(),
   lastLoginAt: s.nullable(s.dateTime()),
   twoFactorEnabled: s.boolean(),

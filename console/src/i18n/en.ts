@@ -81,6 +81,16 @@ export const en = {
       differ: 'The two new passwords differ',
       changed: 'Password changed: your other sessions have ended',
     },
+    email: {
+      unverified:
+        'This address is not verified yet: only a verified address gets password-reset and sign-in links.',
+      verified: 'Verified',
+      code: 'Code from the mail',
+      verify: 'Verify',
+      resend: 'Send a new code',
+      resent: 'A new code is on its way',
+      done: 'Email address verified',
+    },
     menu_tree: 'Menus and buttons',
     search: 'Search',
     status: {

@@ -23,6 +23,8 @@ export const ERRORS: Record<Locale, Record<ErrorCode, string>> = {
     E_CAPTCHA_FAILED: 'The captcha answer was not right: try again.',
     E_CAPTCHA_TOKEN_INVALID: 'The captcha has expired or was already used: solve it again.',
     E_MFA_TOKEN_INVALID: 'The sign-in step has expired: sign in again.',
+    E_EMAIL_TOKEN_INVALID: 'This link has expired or was already used: ask for a new one.',
+    E_EMAIL_CODE_INVALID: 'The code is wrong or has expired: check it, or ask for a new one.',
     E_UNAUTHORIZED: 'Your session has ended, please sign in again.',
     E_INVALID_CREDENTIALS: 'Invalid account or password.',
     E_DEVICE_TOKEN_REUSED:
@@ -49,6 +51,8 @@ export const ERRORS: Record<Locale, Record<ErrorCode, string>> = {
     E_CAPTCHA_FAILED: '验证码不正确，请重试。',
     E_CAPTCHA_TOKEN_INVALID: '验证码已过期或已使用，请重新验证。',
     E_MFA_TOKEN_INVALID: '登录步骤已过期，请重新登录。',
+    E_EMAIL_TOKEN_INVALID: '此链接已过期或已被使用，请重新获取。',
+    E_EMAIL_CODE_INVALID: '验证码错误或已过期，请检查或重新获取。',
     E_UNAUTHORIZED: '会话已结束，请重新登录。',
     E_INVALID_CREDENTIALS: '账号或密码错误。',
     E_DEVICE_TOKEN_REUSED: '此浏览器的登录密钥已在别处被使用，所有设备均已退出登录：请重新登录。',

@@ -33,6 +33,31 @@ const en = {
     restart: 'Start again',
     expired: 'This sign-in has expired or too many codes were wrong: sign in again.',
   },
+  mail: {
+    forgot: 'Forgot password?',
+    forgotTitle: 'Reset your password',
+    forgotHelp:
+      'Enter your account. If it has a verified email address, a link to choose a new password is mailed to it (valid 15 minutes).',
+    deviceOffer: 'Send me a sign-in link for this browser',
+    deviceTitle: 'Sign in from this browser',
+    deviceHelp:
+      'The account is locked for new browsers. If it has a verified email address, a link that lets this browser sign in is mailed to it (valid 15 minutes).',
+    send: 'Send the link',
+    sent: 'If the account has a verified email address, a mail is on its way. Open its link in this browser.',
+    back: 'Back to sign in',
+    resetTitle: 'Choose a new password',
+    newPassword: 'New password',
+    repeat: 'Repeat the new password',
+    differ: 'The two passwords differ',
+    resetSubmit: 'Set the password',
+    resetDone: 'Your password is changed and every session has ended. Sign in with the new one.',
+    enrolTitle: 'Trust this browser',
+    enrolHelp:
+      'This link lets this browser sign in to your account, even while the account is locked for new browsers. Your password, and a second factor if you have one, are still asked.',
+    enrolSubmit: 'Trust this browser',
+    enrolDone: 'This browser is trusted now: sign in.',
+    signIn: 'Go to sign in',
+  },
 }
 
 export type LoginText = typeof en
@@ -63,6 +88,31 @@ const zh: LoginText = {
     submit: '验证',
     restart: '重新开始',
     expired: '本次登录已过期或错误次数过多，请重新登录。',
+  },
+  mail: {
+    forgot: '忘记密码？',
+    forgotTitle: '重置密码',
+    forgotHelp:
+      '请输入账号。如果该账号有已验证的邮箱，我们会向其发送设置新密码的链接（15 分钟内有效）。',
+    deviceOffer: '向我发送此浏览器的登录链接',
+    deviceTitle: '在此浏览器登录',
+    deviceHelp:
+      '该账号已对新浏览器锁定。如果该账号有已验证的邮箱，我们会向其发送允许此浏览器登录的链接（15 分钟内有效）。',
+    send: '发送链接',
+    sent: '如果该账号有已验证的邮箱，邮件正在发送中。请在此浏览器中打开邮件里的链接。',
+    back: '返回登录',
+    resetTitle: '设置新密码',
+    newPassword: '新密码',
+    repeat: '再次输入新密码',
+    differ: '两次输入的密码不一致',
+    resetSubmit: '设置密码',
+    resetDone: '密码已修改，所有会话均已结束。请使用新密码登录。',
+    enrolTitle: '信任此浏览器',
+    enrolHelp:
+      '此链接允许此浏览器登录您的账号，即使账号已对新浏览器锁定。仍需输入密码（以及已启用的双重验证）。',
+    enrolSubmit: '信任此浏览器',
+    enrolDone: '此浏览器已受信任，请登录。',
+    signIn: '前往登录',
   },
 }
 

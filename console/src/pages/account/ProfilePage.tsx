@@ -8,9 +8,12 @@ import {
   email,
   required,
   useNotify,
+  useTranslate,
 } from 'react-admin'
-import { Alert, Avatar, Box, Card, CardContent, Typography } from '@mui/material'
-import { api } from '../../api'
+import { useState } from 'react'
+import { Alert, Avatar, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material'
+import { api, type Schemas } from '../../api'
+import { useMailOn } from '../../MailPages'
 import { AccountPage, codeOf, useAccountChanged, useAvatarSrc, useProfile } from './common'
 
 /** Every string of the profile page. */
@@ -102,6 +105,7 @@ export function ProfilePage() {
               </Box>
             </Box>
           </Form>
+          <EmailVerification profile={profile} onVerified={changed} />
         </CardContent>
       </Card>
       <Card>
@@ -132,5 +136,71 @@ export function ProfilePage() {
         </CardContent>
       </Card>
     </AccountPage>
+  )
+}
+
+/**
+ * The own address's verification (docs/email.md): a changed address gets a 6-digit code by mail;
+ * shown only when the server sends mail.
+ */
+function EmailVerification({
+  profile,
+  onVerified,
+}: {
+  profile: Schemas['CurrentUser']
+  onVerified: () => Promise<unknown>
+}) {
+  const translate = useTranslate()
+  const notify = useNotify()
+  const mailOn = useMailOn()
+  const [code, setCode] = useState('')
+  const [busy, setBusy] = useState(false)
+  if (!mailOn || !profile.email) return null
+  if (profile.emailVerified) {
+    return (
+      <Typography variant="body2" color="success.main" data-testid="email-verified">
+        {profile.email}: {translate('app.email.verified')}
+      </Typography>
+    )
+  }
+  const run = async (work: () => Promise<unknown>, done: string) => {
+    setBusy(true)
+    try {
+      await work()
+      notify(translate(done), { type: 'success' })
+    } catch (failure) {
+      notify((failure as Error).message, { type: 'error' })
+    } finally {
+      setBusy(false)
+    }
+  }
+  const verify = () =>
+    run(async () => {
+      await api('auth/profile/email/verify', { method: 'POST', body: { code: code.trim() } })
+      setCode('')
+      await onVerified()
+    }, 'app.email.done')
+  const resend = () =>
+    run(() => api('auth/profile/email/code', { method: 'POST' }), 'app.email.resent')
+  return (
+    <Box sx={{ mt: 2, display: 'flex', flexDirection: 'column', gap: 1, maxWidth: 420 }}>
+      <Alert severity="warning">{translate('app.email.unverified')}</Alert>
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+        <TextField
+          size="small"
+          label={translate('app.email.code')}
+          name="emailCode"
+          value={code}
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 6 } }}
+          onChange={(event) => setCode(event.target.value)}
+        />
+        <Button variant="contained" disabled={busy || code.trim().length !== 6} onClick={verify}>
+          {translate('app.email.verify')}
+        </Button>
+        <Button disabled={busy} onClick={resend}>
+          {translate('app.email.resend')}
+        </Button>
+      </Box>
+    </Box>
   )
 }

@@ -17,6 +17,8 @@ say() { echo "--- [$((SECONDS - START)) s] $*"; }
 
 APP_PORT=${DEPLOY_APP_PORT:-3413}
 HTTPS_PORT=${DEPLOY_HTTPS_PORT:-3423}
+# The deployment's SMTP server: the deploy suite receives its mail there (smtp-server).
+SMTP_PORT=${DEPLOY_SMTP_PORT:-3433}
 HTTP_PORT=${DEPLOY_HTTP_PORT:-3424}
 DB=${DEPLOY_PG_DB:-adonis_rbac_deploy}
 MAX_INSTALL_MB=150
@@ -79,6 +81,12 @@ sed -e "s/^APP_KEY=.*/APP_KEY=$(secret)/" \
   -e "s/^PG_DB_NAME=.*/PG_DB_NAME=$DB/" \
   -e "s/^ADMIN_PASSWORD=.*/ADMIN_PASSWORD=$ADMIN_PASSWORD/" \
   deploy/adonis-rbac.env >"$WORK/etc/.env"
+cat >>"$WORK/etc/.env" <<MAIL
+SMTP_HOST=127.0.0.1
+SMTP_PORT=$SMTP_PORT
+MAIL_FROM="adonis-rbac <no-reply@admin.test>"
+APP_URL=https://admin.test:$HTTPS_PORT
+MAIL
 chmod 600 "$WORK/etc/.env"
 # As systemd runs the service: a clean environment plus the unit's Environment= lines (nothing
 # from this shell, e.g. a PORT or PG_DB_NAME of another setup, reaches the app).
@@ -170,6 +178,7 @@ env \
   DEPLOY_URL="https://admin.test:$HTTPS_PORT" DEPLOY_HTTPS_PORT="$HTTPS_PORT" \
   DEPLOY_HTTP_PORT="$HTTP_PORT" DEPLOY_APP_URL="http://127.0.0.1:$APP_PORT" \
   DEPLOY_PG_DB="$DB" DEPLOY_ADMIN_PASSWORD="$ADMIN_PASSWORD" DEPLOY_WORK="$WORK" \
+  DEPLOY_SMTP_PORT="$SMTP_PORT" \
   DB_CONNECTION=sqlite SQLITE_FILE=tmp/deploy-suite.sqlite3 \
   node ace test deploy
 

@@ -9,6 +9,7 @@ import { failHangsAtTheirLine, humanDrag, launchChromium } from '#tests/helpers/
 import { captchaAt, rightVerify, TAKE_ANSWER_SQL } from '#tests/helpers/captcha'
 import { freePort } from '#tests/helpers/app_process'
 import { pgConnection } from '#tests/helpers/pg_database'
+import { startSmtpServer, waitForMail } from '#tests/helpers/smtp'
 
 /**
  * The deployment of docs/deploy.md, set up by .ci/deploy-nginx.sh (run that script, not this file):
@@ -20,7 +21,7 @@ import { pgConnection } from '#tests/helpers/pg_database'
  */
 const settings = () => {
   const names = ['DEPLOY_URL', 'DEPLOY_HTTPS_PORT', 'DEPLOY_HTTP_PORT', 'DEPLOY_APP_URL']
-  const more = ['DEPLOY_PG_DB', 'DEPLOY_ADMIN_PASSWORD', 'DEPLOY_WORK']
+  const more = ['DEPLOY_PG_DB', 'DEPLOY_ADMIN_PASSWORD', 'DEPLOY_WORK', 'DEPLOY_SMTP_PORT']
   const missing = [...names, ...more].filter((name) => !process.env[name])
   if (missing.length) {
     throw new Error(`${missing.join(', ')} unset: this suite runs from .ci/deploy-nginx.sh`)
@@ -36,6 +37,8 @@ const settings = () => {
     database: process.env.DEPLOY_PG_DB!,
     seededPassword: process.env.DEPLOY_ADMIN_PASSWORD!,
     work: process.env.DEPLOY_WORK!,
+    /** Where the deployment sends mail (SMTP_HOST=127.0.0.1): this suite receives it there. */
+    smtpPort: Number(process.env.DEPLOY_SMTP_PORT),
   }
 }
 
@@ -313,4 +316,38 @@ test.group('Deploy: the production build behind nginx (.ci/deploy-nginx.sh)', (g
     ])
     assert.equal(rows[0].n, 0)
   })
+  test('one real mail through the production build: forgot password sends its link over SMTP', async ({
+    assert,
+  }) => {
+    const smtp = await startSmtpServer(env.smtpPort)
+    try {
+      const address = 'admin@deploy.test'
+      await db.query('UPDATE users SET email = $1, email_verified_at = now() WHERE account = $2', [
+        address,
+        ADMIN,
+      ])
+      // A captcha credential through nginx, as the console earns it.
+      const headers = { 'content-type': 'application/json' }
+      const slider = await captchaAt(env.v6)
+      const { rows } = await db.query(TAKE_ANSWER_SQL, [slider.captchaId])
+      const verify = await fetch(`${env.v6}/api/auth/captcha/verify`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(await rightVerify(slider, Number(rows[0].answer_x))),
+      })
+      const { captchaToken } = ((await verify.json()) as any).data
+      const forgot = await fetch(`${env.v6}/api/auth/password/forgot`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ account: ADMIN, captchaToken }),
+      })
+      assert.equal(forgot.status, 202)
+      const mail = await waitForMail(address, 1, 20_000)
+      const link = /https:\/\/admin\.test:\d+\/#\/reset-password\?token=[\w-]+/.exec(mail.text)
+      assert.isNotNull(link, mail.text)
+      assert.isTrue(link![0].startsWith(env.url), 'the link names the console origin (APP_URL)')
+    } finally {
+      await smtp.close()
+    }
+  }).timeout(60_000)
 })

@@ -12,7 +12,9 @@ export type Received = { to: string[]; subject: string; text: string; html: stri
 const inbox: Received[] = []
 const waiters = new Set<() => void>()
 
-export async function startSmtpServer(): Promise<{ port: number; close: () => Promise<void> }> {
+export async function startSmtpServer(
+  listenOn = 0
+): Promise<{ port: number; close: () => Promise<void> }> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -32,7 +34,7 @@ export async function startSmtpServer(): Promise<{ port: number; close: () => Pr
         .catch(callback)
     },
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(listenOn, '127.0.0.1', resolve))
   // It never keeps the run alive.
   server.server.unref()
   const { port } = server.server.address() as AddressInfo

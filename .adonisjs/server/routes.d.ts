@@ -30,12 +30,17 @@ export type ScannedRoutes = {
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
     'auth.tokens.store': { paramsTuple?: []; params?: {} }
     'auth.tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'auth.notices.index': { paramsTuple?: []; params?: {} }
+    'auth.notices.read': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'auth.profile.show': { paramsTuple?: []; params?: {} }
     'auth.profile.update': { paramsTuple?: []; params?: {} }
     'auth.avatar.update': { paramsTuple?: []; params?: {} }
     'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
+    'dicts.show': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.export': { paramsTuple?: []; params?: {} }
+    'admin.users.import_template': { paramsTuple?: []; params?: {} }
+    'admin.users.import': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
     'admin.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -62,6 +67,25 @@ export type ScannedRoutes = {
     'admin.depts.store': { paramsTuple?: []; params?: {} }
     'admin.depts.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.depts.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.index': { paramsTuple?: []; params?: {} }
+    'admin.dicts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.store': { paramsTuple?: []; params?: {} }
+    'admin.dicts.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.items': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
+    'admin.dicts.store_item': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
+    'admin.dicts.update_item': { paramsTuple: [ParamValue,ParamValue]; params: {'code': ParamValue,'id': ParamValue} }
+    'admin.dicts.destroy_item': { paramsTuple: [ParamValue,ParamValue]; params: {'code': ParamValue,'id': ParamValue} }
+    'admin.params.index': { paramsTuple?: []; params?: {} }
+    'admin.params.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.params.store': { paramsTuple?: []; params?: {} }
+    'admin.params.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.params.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.index': { paramsTuple?: []; params?: {} }
+    'admin.notices.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.store': { paramsTuple?: []; params?: {} }
+    'admin.notices.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.index': { paramsTuple?: []; params?: {} }
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.store': { paramsTuple?: []; params?: {} }
@@ -79,6 +103,7 @@ export type ScannedRoutes = {
     'admin.audit_logs.export': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'public.params.show': { paramsTuple: [ParamValue]; params: {'key': ParamValue} }
   }
   GET: {
     'health.live': { paramsTuple?: []; params?: {} }
@@ -94,10 +119,13 @@ export type ScannedRoutes = {
     'auth.devices.index': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
+    'auth.notices.index': { paramsTuple?: []; params?: {} }
     'auth.profile.show': { paramsTuple?: []; params?: {} }
     'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
+    'dicts.show': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.export': { paramsTuple?: []; params?: {} }
+    'admin.users.import_template': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
     'admin.roles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -107,6 +135,13 @@ export type ScannedRoutes = {
     'admin.depts.tree': { paramsTuple?: []; params?: {} }
     'admin.depts.index': { paramsTuple?: []; params?: {} }
     'admin.depts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.index': { paramsTuple?: []; params?: {} }
+    'admin.dicts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.items': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
+    'admin.params.index': { paramsTuple?: []; params?: {} }
+    'admin.params.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.index': { paramsTuple?: []; params?: {} }
+    'admin.notices.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.index': { paramsTuple?: []; params?: {} }
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
@@ -117,6 +152,7 @@ export type ScannedRoutes = {
     'admin.audit_logs.export': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'public.params.show': { paramsTuple: [ParamValue]; params: {'key': ParamValue} }
   }
   HEAD: {
     'health.live': { paramsTuple?: []; params?: {} }
@@ -132,10 +168,13 @@ export type ScannedRoutes = {
     'auth.devices.index': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
+    'auth.notices.index': { paramsTuple?: []; params?: {} }
     'auth.profile.show': { paramsTuple?: []; params?: {} }
     'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
+    'dicts.show': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.export': { paramsTuple?: []; params?: {} }
+    'admin.users.import_template': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
     'admin.roles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -145,6 +184,13 @@ export type ScannedRoutes = {
     'admin.depts.tree': { paramsTuple?: []; params?: {} }
     'admin.depts.index': { paramsTuple?: []; params?: {} }
     'admin.depts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.index': { paramsTuple?: []; params?: {} }
+    'admin.dicts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.items': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
+    'admin.params.index': { paramsTuple?: []; params?: {} }
+    'admin.params.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.index': { paramsTuple?: []; params?: {} }
+    'admin.notices.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.index': { paramsTuple?: []; params?: {} }
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
@@ -155,6 +201,7 @@ export type ScannedRoutes = {
     'admin.audit_logs.export': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'public.params.show': { paramsTuple: [ParamValue]; params: {'key': ParamValue} }
   }
   POST: {
     'auth.captcha.show': { paramsTuple?: []; params?: {} }
@@ -165,12 +212,18 @@ export type ScannedRoutes = {
     'auth.2fa.setup': { paramsTuple?: []; params?: {} }
     'auth.2fa.confirm': { paramsTuple?: []; params?: {} }
     'auth.tokens.store': { paramsTuple?: []; params?: {} }
+    'auth.notices.read': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.users.import': { paramsTuple?: []; params?: {} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
     'admin.users.reset_password': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.unlock': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.store': { paramsTuple?: []; params?: {} }
     'admin.menus.store': { paramsTuple?: []; params?: {} }
     'admin.depts.store': { paramsTuple?: []; params?: {} }
+    'admin.dicts.store': { paramsTuple?: []; params?: {} }
+    'admin.dicts.store_item': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
+    'admin.params.store': { paramsTuple?: []; params?: {} }
+    'admin.notices.store': { paramsTuple?: []; params?: {} }
     'admin.articles.store': { paramsTuple?: []; params?: {} }
     'admin.articles.publish': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.unpublish': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -185,6 +238,10 @@ export type ScannedRoutes = {
     'admin.roles.assign_menus': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.menus.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.depts.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.update_item': { paramsTuple: [ParamValue,ParamValue]; params: {'code': ParamValue,'id': ParamValue} }
+    'admin.params.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
   DELETE: {
@@ -197,6 +254,10 @@ export type ScannedRoutes = {
     'admin.roles.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.menus.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.depts.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.destroy_item': { paramsTuple: [ParamValue,ParamValue]; params: {'code': ParamValue,'id': ParamValue} }
+    'admin.params.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.api_tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }

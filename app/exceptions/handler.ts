@@ -3,14 +3,14 @@ import { errors as bouncerErrors } from '@adonisjs/bouncer'
 import { errors as limiterErrors } from '@adonisjs/limiter'
 import { errors as lucidErrors } from '@adonisjs/lucid'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
-import { ApiException, FieldError, tooManyRequests } from '#exceptions/api_exception'
+import { ApiException, FieldError, RowErrors, tooManyRequests } from '#exceptions/api_exception'
 import { recordRefusal } from '#services/audit_log'
 import { permissionOf } from '#middleware/permission_middleware'
 import { readinessSuspect } from '#start/health'
 import { OncePerMinute } from '#core/operations/warning_throttle'
 import { rateLimitRefusals } from '#core/operations/metrics'
 
-type ErrorEntry = { code: string; message: string; field?: string; rule?: string }
+type ErrorEntry = { code: string; message: string; field?: string; rule?: string; row?: number }
 type Rendered = { status: number; errors: ErrorEntry[]; headers?: Record<string, string> }
 
 /** Default code per status for errors raised by the framework and its packages. */
@@ -154,6 +154,12 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }
     if (error instanceof vineErrors.E_VALIDATION_ERROR) {
       return { status: 422, errors: this.validationEntries(error.messages) }
+    }
+    if (error instanceof RowErrors) {
+      return {
+        status: error.status,
+        errors: error.rows.map(({ row, field, code, message }) => ({ code, message, field, row })),
+      }
     }
     if (error instanceof FieldError) {
       return {

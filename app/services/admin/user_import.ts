@@ -76,7 +76,7 @@ export async function importUsers(
   return db.transaction(async (trx) => {
     errors.push(...(await checkRows(trx, actor, rows)))
     errors.sort((a, b) => a.row - b.row)
-    if (dryRun) return { dryRun, rows: rows.length, errors, created: [] }
+    if (dryRun) return { dryRun, rows: cells.length - 1, errors, created: [] }
     if (errors.length) throw new RowErrors(errors)
     const roleIds = await roleIdsByCode(trx, rows)
     const users = await importAccounts(
@@ -98,7 +98,7 @@ export async function importUsers(
     })
     return {
       dryRun,
-      rows: rows.length,
+      rows: cells.length - 1,
       errors,
       created: users.map((user, i) => ({
         id: user.id,

@@ -9,17 +9,24 @@ import type AdminApiTokenTransformer from '#transformers/admin/api_token_transfo
 import type AdminArticleTransformer from '#transformers/admin/article_transformer'
 import type AdminAuditLogTransformer from '#transformers/admin/audit_log_transformer'
 import type AdminDeptTransformer from '#transformers/admin/dept_transformer'
+import type AdminDictTransformer from '#transformers/admin/dict_transformer'
 import type AdminLoginLogTransformer from '#transformers/admin/login_log_transformer'
 import type AdminMenuTransformer from '#transformers/admin/menu_transformer'
+import type AdminNoticeTransformer from '#transformers/admin/notice_transformer'
+import type AdminParamTransformer from '#transformers/admin/param_transformer'
 import type AdminRoleTransformer from '#transformers/admin/role_transformer'
 import type AdminSessionTransformer from '#transformers/admin/session_transformer'
+import type AdminUserImportTransformer from '#transformers/admin/user_import_transformer'
 import type AdminUserTransformer from '#transformers/admin/user_transformer'
 import type AuthCurrentUserTransformer from '#transformers/auth/current_user_transformer'
+import type AuthDictTransformer from '#transformers/auth/dict_transformer'
 import type AuthOwnApiTokenTransformer from '#transformers/auth/own_api_token_transformer'
 import type AuthOwnDeviceTransformer from '#transformers/auth/own_device_transformer'
+import type AuthOwnNoticeTransformer from '#transformers/auth/own_notice_transformer'
 import type AuthOwnSessionTransformer from '#transformers/auth/own_session_transformer'
 import type CsvColumnsTransformer from '#transformers/csv_columns'
 import type PublicArticleTransformer from '#transformers/public/article_transformer'
+import type PublicParamTransformer from '#transformers/public/param_transformer'
 
 export namespace Data {
   export namespace Admin {
@@ -39,6 +46,10 @@ export namespace Data {
     export namespace Dept {
       export type Variants = InferVariants<AdminDeptTransformer>
     }
+    export type Dict = InferData<AdminDictTransformer>
+    export namespace Dict {
+      export type Variants = InferVariants<AdminDictTransformer>
+    }
     export type LoginLog = InferData<AdminLoginLogTransformer>
     export namespace LoginLog {
       export type Variants = InferVariants<AdminLoginLogTransformer>
@@ -47,6 +58,14 @@ export namespace Data {
     export namespace Menu {
       export type Variants = InferVariants<AdminMenuTransformer>
     }
+    export type Notice = InferData<AdminNoticeTransformer>
+    export namespace Notice {
+      export type Variants = InferVariants<AdminNoticeTransformer>
+    }
+    export type Param = InferData<AdminParamTransformer>
+    export namespace Param {
+      export type Variants = InferVariants<AdminParamTransformer>
+    }
     export type Role = InferData<AdminRoleTransformer>
     export namespace Role {
       export type Variants = InferVariants<AdminRoleTransformer>
@@ -54,6 +73,10 @@ export namespace Data {
     export type Session = InferData<AdminSessionTransformer>
     export namespace Session {
       export type Variants = InferVariants<AdminSessionTransformer>
+    }
+    export type UserImport = InferData<AdminUserImportTransformer>
+    export namespace UserImport {
+      export type Variants = InferVariants<AdminUserImportTransformer>
     }
     export type User = InferData<AdminUserTransformer>
     export namespace User {
@@ -65,6 +88,10 @@ export namespace Data {
     export namespace CurrentUser {
       export type Variants = InferVariants<AuthCurrentUserTransformer>
     }
+    export type Dict = InferData<AuthDictTransformer>
+    export namespace Dict {
+      export type Variants = InferVariants<AuthDictTransformer>
+    }
     export type OwnApiToken = InferData<AuthOwnApiTokenTransformer>
     export namespace OwnApiToken {
       export type Variants = InferVariants<AuthOwnApiTokenTransformer>
@@ -72,6 +99,10 @@ export namespace Data {
     export type OwnDevice = InferData<AuthOwnDeviceTransformer>
     export namespace OwnDevice {
       export type Variants = InferVariants<AuthOwnDeviceTransformer>
+    }
+    export type OwnNotice = InferData<AuthOwnNoticeTransformer>
+    export namespace OwnNotice {
+      export type Variants = InferVariants<AuthOwnNoticeTransformer>
     }
     export type OwnSession = InferData<AuthOwnSessionTransformer>
     export namespace OwnSession {
@@ -86,6 +117,10 @@ export namespace Data {
     export type Article = InferData<PublicArticleTransformer>
     export namespace Article {
       export type Variants = InferVariants<PublicArticleTransformer>
+    }
+    export type Param = InferData<PublicParamTransformer>
+    export namespace Param {
+      export type Variants = InferVariants<PublicParamTransformer>
     }
   }
 }

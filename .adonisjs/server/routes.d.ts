@@ -35,14 +35,19 @@ export type ScannedRoutes = {
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
     'auth.tokens.store': { paramsTuple?: []; params?: {} }
     'auth.tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'auth.notices.index': { paramsTuple?: []; params?: {} }
+    'auth.notices.read': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'auth.profile.show': { paramsTuple?: []; params?: {} }
     'auth.profile.update': { paramsTuple?: []; params?: {} }
     'auth.avatar.update': { paramsTuple?: []; params?: {} }
     'auth.profile.email.verify': { paramsTuple?: []; params?: {} }
     'auth.profile.email.code': { paramsTuple?: []; params?: {} }
     'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
+    'dicts.show': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.export': { paramsTuple?: []; params?: {} }
+    'admin.users.import_template': { paramsTuple?: []; params?: {} }
+    'admin.users.import': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
     'admin.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -69,6 +74,25 @@ export type ScannedRoutes = {
     'admin.depts.store': { paramsTuple?: []; params?: {} }
     'admin.depts.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.depts.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.index': { paramsTuple?: []; params?: {} }
+    'admin.dicts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.store': { paramsTuple?: []; params?: {} }
+    'admin.dicts.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.items': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
+    'admin.dicts.store_item': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
+    'admin.dicts.update_item': { paramsTuple: [ParamValue,ParamValue]; params: {'code': ParamValue,'id': ParamValue} }
+    'admin.dicts.destroy_item': { paramsTuple: [ParamValue,ParamValue]; params: {'code': ParamValue,'id': ParamValue} }
+    'admin.params.index': { paramsTuple?: []; params?: {} }
+    'admin.params.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.params.store': { paramsTuple?: []; params?: {} }
+    'admin.params.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.params.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.index': { paramsTuple?: []; params?: {} }
+    'admin.notices.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.store': { paramsTuple?: []; params?: {} }
+    'admin.notices.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.index': { paramsTuple?: []; params?: {} }
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.store': { paramsTuple?: []; params?: {} }
@@ -86,6 +110,7 @@ export type ScannedRoutes = {
     'admin.audit_logs.export': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'public.params.show': { paramsTuple: [ParamValue]; params: {'key': ParamValue} }
   }
   GET: {
     'health.live': { paramsTuple?: []; params?: {} }
@@ -102,10 +127,13 @@ export type ScannedRoutes = {
     'auth.devices.index': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
+    'auth.notices.index': { paramsTuple?: []; params?: {} }
     'auth.profile.show': { paramsTuple?: []; params?: {} }
     'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
+    'dicts.show': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.export': { paramsTuple?: []; params?: {} }
+    'admin.users.import_template': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
     'admin.roles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -115,6 +143,13 @@ export type ScannedRoutes = {
     'admin.depts.tree': { paramsTuple?: []; params?: {} }
     'admin.depts.index': { paramsTuple?: []; params?: {} }
     'admin.depts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.index': { paramsTuple?: []; params?: {} }
+    'admin.dicts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.items': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
+    'admin.params.index': { paramsTuple?: []; params?: {} }
+    'admin.params.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.index': { paramsTuple?: []; params?: {} }
+    'admin.notices.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.index': { paramsTuple?: []; params?: {} }
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
@@ -125,6 +160,7 @@ export type ScannedRoutes = {
     'admin.audit_logs.export': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'public.params.show': { paramsTuple: [ParamValue]; params: {'key': ParamValue} }
   }
   HEAD: {
     'health.live': { paramsTuple?: []; params?: {} }
@@ -141,10 +177,13 @@ export type ScannedRoutes = {
     'auth.devices.index': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
+    'auth.notices.index': { paramsTuple?: []; params?: {} }
     'auth.profile.show': { paramsTuple?: []; params?: {} }
     'avatars.show': { paramsTuple: [ParamValue]; params: {'userId': ParamValue} }
+    'dicts.show': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
     'admin.users.index': { paramsTuple?: []; params?: {} }
     'admin.users.export': { paramsTuple?: []; params?: {} }
+    'admin.users.import_template': { paramsTuple?: []; params?: {} }
     'admin.users.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.index': { paramsTuple?: []; params?: {} }
     'admin.roles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -154,6 +193,13 @@ export type ScannedRoutes = {
     'admin.depts.tree': { paramsTuple?: []; params?: {} }
     'admin.depts.index': { paramsTuple?: []; params?: {} }
     'admin.depts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.index': { paramsTuple?: []; params?: {} }
+    'admin.dicts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.items': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
+    'admin.params.index': { paramsTuple?: []; params?: {} }
+    'admin.params.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.index': { paramsTuple?: []; params?: {} }
+    'admin.notices.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.index': { paramsTuple?: []; params?: {} }
     'admin.articles.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.index': { paramsTuple?: []; params?: {} }
@@ -164,6 +210,7 @@ export type ScannedRoutes = {
     'admin.audit_logs.export': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'public.params.show': { paramsTuple: [ParamValue]; params: {'key': ParamValue} }
   }
   POST: {
     'auth.captcha.show': { paramsTuple?: []; params?: {} }
@@ -178,14 +225,20 @@ export type ScannedRoutes = {
     'auth.2fa.setup': { paramsTuple?: []; params?: {} }
     'auth.2fa.confirm': { paramsTuple?: []; params?: {} }
     'auth.tokens.store': { paramsTuple?: []; params?: {} }
+    'auth.notices.read': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'auth.profile.email.verify': { paramsTuple?: []; params?: {} }
     'auth.profile.email.code': { paramsTuple?: []; params?: {} }
+    'admin.users.import': { paramsTuple?: []; params?: {} }
     'admin.users.store': { paramsTuple?: []; params?: {} }
     'admin.users.reset_password': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.unlock': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.roles.store': { paramsTuple?: []; params?: {} }
     'admin.menus.store': { paramsTuple?: []; params?: {} }
     'admin.depts.store': { paramsTuple?: []; params?: {} }
+    'admin.dicts.store': { paramsTuple?: []; params?: {} }
+    'admin.dicts.store_item': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
+    'admin.params.store': { paramsTuple?: []; params?: {} }
+    'admin.notices.store': { paramsTuple?: []; params?: {} }
     'admin.articles.store': { paramsTuple?: []; params?: {} }
     'admin.articles.publish': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.unpublish': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -200,6 +253,10 @@ export type ScannedRoutes = {
     'admin.roles.assign_menus': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.menus.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.depts.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.update_item': { paramsTuple: [ParamValue,ParamValue]; params: {'code': ParamValue,'id': ParamValue} }
+    'admin.params.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
   DELETE: {
@@ -212,6 +269,10 @@ export type ScannedRoutes = {
     'admin.roles.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.menus.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.depts.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.dicts.destroy_item': { paramsTuple: [ParamValue,ParamValue]; params: {'code': ParamValue,'id': ParamValue} }
+    'admin.params.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.notices.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.articles.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.api_tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }

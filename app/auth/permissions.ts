@@ -14,6 +14,7 @@ export const PERMISSIONS = {
     unlock: 'system:user:unlock',
     resetTwoFactor: 'system:user:reset-2fa',
     export: 'system:user:export',
+    import: 'system:user:import',
   },
   role: {
     list: 'system:role:list',
@@ -33,6 +34,24 @@ export const PERMISSIONS = {
     create: 'system:dept:create',
     update: 'system:dept:update',
     delete: 'system:dept:delete',
+  },
+  dict: {
+    list: 'system:dict:list',
+    create: 'system:dict:create',
+    update: 'system:dict:update',
+    delete: 'system:dict:delete',
+  },
+  param: {
+    list: 'system:param:list',
+    create: 'system:param:create',
+    update: 'system:param:update',
+    delete: 'system:param:delete',
+  },
+  notice: {
+    list: 'system:notice:list',
+    create: 'system:notice:create',
+    update: 'system:notice:update',
+    delete: 'system:notice:delete',
   },
   article: {
     list: 'content:article:list',
@@ -83,6 +102,7 @@ const ACTION_NAMES: Record<string, string> = {
   'reset-2fa': 'Reset second factor',
   'publish': 'Publish',
   'export': 'Export',
+  'import': 'Import',
 }
 
 /** Where the verb alone would say too little. */
@@ -112,7 +132,7 @@ function buttons(group: Record<string, string>): MenuSeed[] {
 }
 
 /**
- * The base menu tree: System -> Users, Roles, Menus, Departments; Content -> Articles; Monitor -> Online
+ * The base menu tree: System -> Users, Roles, Menus, Departments, Dictionaries, Parameters, Notices; Content -> Articles; Monitor -> Online
  * administrators, Login log, Audit log, API tokens; each page with a button node per permission code.
  */
 export const BASE_MENU_TREE: MenuSeed[] = [
@@ -158,6 +178,33 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         icon: 'tree',
         sort: 4,
         children: buttons(PERMISSIONS.dept),
+      },
+      {
+        name: 'Dictionaries',
+        type: 'menu',
+        path: 'dicts',
+        component: 'system/dict/index',
+        icon: 'dict',
+        sort: 5,
+        children: buttons(PERMISSIONS.dict),
+      },
+      {
+        name: 'Parameters',
+        type: 'menu',
+        path: 'params',
+        component: 'system/param/index',
+        icon: 'edit',
+        sort: 6,
+        children: buttons(PERMISSIONS.param),
+      },
+      {
+        name: 'Notices',
+        type: 'menu',
+        path: 'notices',
+        component: 'system/notice/index',
+        icon: 'message',
+        sort: 7,
+        children: buttons(PERMISSIONS.notice),
       },
     ],
   },

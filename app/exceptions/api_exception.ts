@@ -102,3 +102,21 @@ export class FieldError extends Exception {
     super(messageOf(key, data), { status: 422, code: 'E_VALIDATION_ERROR' })
   }
 }
+
+/** A problem with one row of an uploaded file (row 1 is the header). */
+export type RowError = { row: number; field: string; code: string; message: string }
+
+/**
+ * Rows of an upload refused (the user import): nothing was written. 403 when any row was refused
+ * by the grant rule or the data scope, else 422; every row's problems are listed.
+ */
+export class RowErrors extends Exception {
+  constructor(public rows: RowError[]) {
+    const refused = rows.some((row) => row.code === 'E_FORBIDDEN')
+    super(refused ? REFUSED_ROWS : 'Rows of the file were refused', {
+      status: refused ? 403 : 422,
+      code: refused ? 'E_FORBIDDEN' : 'E_VALIDATION_ERROR',
+    })
+  }
+}
+const REFUSED_ROWS = 'Rows of the file grant or place beyond what you hold: nothing was imported'

@@ -3,7 +3,7 @@ import { errors as bouncerErrors } from '@adonisjs/bouncer'
 import { errors as limiterErrors } from '@adonisjs/limiter'
 import { errors as lucidErrors } from '@adonisjs/lucid'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
-import { ApiException, FieldError, tooManyRequests } from '#exceptions/api_exception'
+import { ApiException, FieldError, RowErrors, tooManyRequests } from '#exceptions/api_exception'
 import { localeOf, messageOf, refusalOf } from '#exceptions/messages'
 import { recordRefusal } from '#services/audit_log'
 import { permissionOf } from '#middleware/permission_middleware'
@@ -11,7 +11,7 @@ import { readinessSuspect } from '#start/health'
 import { OncePerMinute } from '#core/operations/warning_throttle'
 import { rateLimitRefusals } from '#core/operations/metrics'
 
-type ErrorEntry = { code: string; message: string; field?: string; rule?: string }
+type ErrorEntry = { code: string; message: string; field?: string; rule?: string; row?: number }
 type Rendered = { status: number; errors: ErrorEntry[]; headers?: Record<string, string> }
 
 /** Default code per status for errors raised by the framework and its packages. */
@@ -167,6 +167,17 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }
     if (error instanceof vineErrors.E_VALIDATION_ERROR) {
       return { status: 422, errors: this.validationEntries(error.messages) }
+    }
+    if (error instanceof RowErrors) {
+      return {
+        status: error.status,
+        errors: error.rows.map((entry) => ({
+          code: entry.code,
+          message: entry.message,
+          field: entry.field,
+          row: entry.row,
+        })),
+      }
     }
     if (error instanceof FieldError) {
       return {

@@ -208,8 +208,9 @@ function errorComponents() {
       message: s.string(),
       field: s.string({ description: 'Input field (validation errors)' }),
       rule: s.string({ description: 'Failed rule (validation errors)' }),
+      row: s.integer({ description: 'Row of an uploaded file (imports; the header is row 1)' }),
     },
-    ['field', 'rule']
+    ['field', 'rule', 'row']
   )
   const error = {
     ...s.object(

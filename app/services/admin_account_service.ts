@@ -30,11 +30,7 @@ async function rememberPassword(trx: TransactionClientContract, userId: number, 
   const keep = adminAuthConfig.passwords.history
   const rows = trx.from('password_history').where('user_id', userId)
   if (keep === 0) return rows.delete()
-  await trx.table('password_history').insert({
-    user_id: userId,
-    digest,
-    created_at: DateTime.utc().toFormat(trx.dialect.dateTimeFormat),
-  })
+  await rememberFirstPasswords(trx, [{ userId, digest }])
   const kept = trx
     .from('password_history')
     .select('id')
@@ -42,6 +38,23 @@ async function rememberPassword(trx: TransactionClientContract, userId: number, 
     .orderBy('id', 'desc')
     .limit(keep)
   await rows.whereNotIn('id', kept).delete()
+}
+
+/** The first password of new accounts joins their (empty) history, in batches. */
+async function rememberFirstPasswords(
+  trx: TransactionClientContract,
+  rows: { userId: number; digest: string }[]
+) {
+  if (adminAuthConfig.passwords.history === 0) return
+  const createdAt = DateTime.utc().toFormat(trx.dialect.dateTimeFormat)
+  const values = rows.map(({ userId, digest }) => ({
+    user_id: userId,
+    digest,
+    created_at: createdAt,
+  }))
+  for (let i = 0; i < values.length; i += 500) {
+    await trx.table('password_history').multiInsert(values.slice(i, i + 500))
+  }
 }
 
 /**
@@ -154,6 +167,67 @@ export type CreateAccountOptions = {
 }
 
 /**
+ * What a new account starts with (createAccount, importAccounts): the password was chosen by
+ * someone else than the owner, so the owner changes it at the first sign-in.
+ */
+function newAccount(input: AccountInput, digest: string) {
+  return {
+    account: input.account,
+    password: digest,
+    nickname: input.nickname ?? input.account,
+    email: input.email ?? null,
+    status: input.status ?? 'enabled',
+    deptId: input.deptId ?? null,
+    tokenVersion: 0,
+    mustChangePassword: true,
+    passwordChangedAt: DateTime.now(),
+  }
+}
+
+/**
+ * Generated passwords for `count` new accounts with their digests (the light `generated` hasher,
+ * config/hash.ts), in small batches so logins waiting for the hash threads are not queued
+ * behind thousands. Computed before the import's transaction opens.
+ */
+export async function generateCredentials(count: number) {
+  const generator = hash.use('generated')
+  const credentials: { password: string; digest: string }[] = []
+  for (let i = 0; i < count; i += 16) {
+    const passwords = Array.from({ length: Math.min(16, count - i) }, generatePassword)
+    const digests = await Promise.all(passwords.map((password) => generator.make(password)))
+    passwords.forEach((password, j) => credentials.push({ password, digest: digests[j] }))
+  }
+  return credentials
+}
+
+/**
+ * Accounts of the user import (app/services/admin/user_import.ts), in the caller's transaction
+ * after its checks: each with its credential (generateCredentials), its role links and its
+ * history.
+ */
+export async function importAccounts(
+  trx: TransactionClientContract,
+  inputs: (Omit<AccountInput, 'password'> & { roleIds: number[] })[],
+  credentials: { digest: string }[]
+) {
+  const users = await User.createMany(
+    inputs.map((input, i) => newAccount({ ...input, password: '' }, credentials[i].digest)),
+    { client: trx }
+  )
+  await rememberFirstPasswords(
+    trx,
+    users.map((user, i) => ({ userId: user.id, digest: credentials[i].digest }))
+  )
+  const links = users.flatMap((user, i) =>
+    inputs[i].roleIds.map((roleId) => ({ user_id: user.id, role_id: roleId }))
+  )
+  for (let i = 0; i < links.length; i += 500) {
+    await trx.table('user_roles').multiInsert(links.slice(i, i + 500))
+  }
+  return users
+}
+
+/**
  * Creates an administrator: the one path of the admin API, `node ace user:create` and the seeder.
  * The password was chosen by someone else than the owner: the account must change it first.
  * Password policy (422), an existing account in any letter case (409 E_CONFLICT; a concurrent
@@ -175,21 +249,7 @@ export async function createAccount(input: AccountInput, options: CreateAccountO
       const role = await Role.findByOrFail('code', SUPER_ADMIN_ROLE, { client: trx })
       roleIds.push(role.id)
     }
-    const user = await User.create(
-      {
-        account,
-        password: digest,
-        nickname: input.nickname ?? account,
-        email: input.email ?? null,
-        status: input.status ?? 'enabled',
-        deptId: input.deptId ?? null,
-        tokenVersion: 0,
-        // Someone else chose this password: the owner changes it at the first sign-in.
-        mustChangePassword: true,
-        passwordChangedAt: DateTime.now(),
-      },
-      { client: trx }
-    )
+    const user = await User.create(newAccount(input, digest), { client: trx })
     await rememberPassword(trx, user.id, digest)
     if (roleIds.length) await user.related('roles').attach(roleIds, trx)
     await options.alsoInTransaction?.(trx, user)

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react'
 import {
   AppBar,
+  LocalesMenuButton,
+  RefreshIconButton,
   Layout as RaLayout,
   Logout,
   Menu,
@@ -30,6 +32,7 @@ import type { Me, MenuNode } from './authProvider'
 import { PAGES } from './pages'
 import { ACCOUNT_ROUTES, AccountMenuItem } from './pages/account/common'
 import { SignInNotice } from './SignInNotice'
+import { NoticesBell } from './NoticesBell'
 
 /** Icon names stored on menu nodes (RuoYi-style names from the seed) mapped to MUI icons. */
 const ICONS: Record<string, ReactNode> = {
@@ -120,7 +123,18 @@ const MyUserMenu = () => (
 // Defined once at module level: a new component on each render would remount the app bar and
 // lose the page title rendered into it.
 // Its default toolbar holds the language switcher (two locales in i18n/) and the refresh button.
-const MyAppBar = () => <AppBar userMenu={<MyUserMenu />} />
+const MyAppBar = () => (
+  <AppBar
+    userMenu={<MyUserMenu />}
+    toolbar={
+      <>
+        <NoticesBell />
+        <LocalesMenuButton />
+        <RefreshIconButton />
+      </>
+    }
+  />
+)
 
 /** Where an account with a pending requirement (/me) settles it; the server refuses it the rest. */
 const SETTLED_AT = {

@@ -166,6 +166,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/dicts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List dictionaries */
+        get: operations["admin.dicts.index"];
+        put?: never;
+        /** Create a dictionary (its code is set once) */
+        post: operations["admin.dicts.store"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/dicts/{code}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A dictionary's items */
+        get: operations["admin.dicts.items"];
+        put?: never;
+        /** Add an item (its value unique in the dictionary) */
+        post: operations["admin.dicts.store_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/dicts/{code}/items/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update an item */
+        put: operations["admin.dicts.update_item"];
+        post?: never;
+        /** Delete an item */
+        delete: operations["admin.dicts.destroy_item"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/dicts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One dictionary */
+        get: operations["admin.dicts.show"];
+        /** Rename or enable/disable a dictionary */
+        put: operations["admin.dicts.update"];
+        post?: never;
+        /** Delete a dictionary and its items */
+        delete: operations["admin.dicts.destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/login-logs": {
         parameters: {
             query?: never;
@@ -252,6 +325,80 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List notices */
+        get: operations["admin.notices.index"];
+        put?: never;
+        /** Create a notice (Markdown body; published without a time: now) */
+        post: operations["admin.notices.store"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/notices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One notice */
+        get: operations["admin.notices.show"];
+        /** Update, publish or withdraw a notice */
+        put: operations["admin.notices.update"];
+        post?: never;
+        /** Delete a notice and its read state */
+        delete: operations["admin.notices.destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/params": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List parameters */
+        get: operations["admin.params.index"];
+        put?: never;
+        /** Create a parameter (the value checked against its type) */
+        post: operations["admin.params.store"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/params/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One parameter */
+        get: operations["admin.params.show"];
+        /** Update a parameter (a system parameter keeps its key) */
+        put: operations["admin.params.update"];
+        post?: never;
+        /** Delete a parameter (never a system one: 409) */
+        delete: operations["admin.params.destroy"];
         options?: never;
         head?: never;
         patch?: never;
@@ -496,6 +643,43 @@ export interface paths {
          * @description Streams every row the list's filters match, in the list's order, as CSV (RFC 4180, CRLF, UTF-8 with a BOM, a header row of field names), as an attachment. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' and quoted. Each export is audited with its filters.
          */
         get: operations["admin.users.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import administrators from a CSV or XLSX file (all or nothing; dry run by default)
+         * @description multipart/form-data, the file in the part `file` (<= 10,000 rows, <= 5 MB; columns as in the template). Every row passes what POST /api/admin/users checks, grant rule and data scope included; problems come per row as `{ row, field, code, message }`. With `dryRun=false` and no problem, every account is created with a generated password (returned once here, to be changed at the first sign-in); with a problem nothing is written: 403 when a row is refused by the grant rule or scope, else 422.
+         */
+        post: operations["admin.users.import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/import/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The import template (CSV) */
+        get: operations["admin.users.import_template"];
         put?: never;
         post?: never;
         delete?: never;
@@ -847,6 +1031,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Published notices (latest 100), unread first, with the unread count */
+        get: operations["auth.notices.index"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/notices/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a published notice read */
+        post: operations["auth.notices.read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/password": {
         parameters: {
             query?: never;
@@ -1048,6 +1266,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dicts/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A dictionary's enabled items, in order (404 unknown or disabled)
+         * @description Cached per settings version: a change made anywhere shows on the next request.
+         */
+        get: operations["dicts.show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/docs": {
         parameters: {
             query?: never;
@@ -1176,6 +1414,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/params/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A public parameter, its value typed
+         * @description Cached per settings version: a change made anywhere shows on the next request.
+         */
+        get: operations["public.params.show"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1222,6 +1480,8 @@ export interface components {
             field?: string;
             /** @description Failed rule (validation errors) */
             rule?: string;
+            /** @description Row of an uploaded file (imports; the header is row 1) */
+            row?: number;
         };
         CaptchaPowChallenge: {
             pow: {
@@ -1426,6 +1686,29 @@ export interface components {
             lastUsedIp: string | null;
             token: string;
         };
+        OwnNotices: {
+            unread: number;
+            notices: components["schemas"]["OwnNotice"][];
+        };
+        OwnNotice: {
+            id: number;
+            title: string;
+            bodyHtml: string;
+            /** @enum {string} */
+            level: "info" | "warning" | "critical";
+            publishedAt: string | null;
+            read: boolean;
+        };
+        DictOptions: {
+            code: string;
+            name: string;
+            items: {
+                label: string;
+                value: string;
+                sort: number;
+                cssClass: string | null;
+            }[];
+        };
         User: {
             id: number;
             account: string;
@@ -1460,6 +1743,21 @@ export interface components {
             pageNum: number;
             pageSize: number;
             lastPage: number;
+        };
+        UserImportResult: {
+            dryRun: boolean;
+            rows: number;
+            errors: {
+                row: number;
+                field: string;
+                code: string;
+                message: string;
+            }[];
+            created: {
+                id: number;
+                account: string;
+                initialPassword: string;
+            }[];
         };
         Role: {
             id: number;
@@ -1534,6 +1832,62 @@ export interface components {
             sort: number;
             /** @enum {string} */
             status: "enabled" | "disabled";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        DictType: {
+            id: number;
+            code: string;
+            name: string;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            remark: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        DictItem: {
+            id: number;
+            typeCode: string;
+            label: string;
+            value: string;
+            sort: number;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            cssClass: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Param: {
+            id: number;
+            key: string;
+            value: string;
+            /** @enum {string} */
+            type: "string" | "number" | "boolean" | "json";
+            isSystem: boolean;
+            isPublic: boolean;
+            remark: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Notice: {
+            id: number;
+            title: string;
+            body: string;
+            bodyHtml: string;
+            /** @enum {string} */
+            level: "info" | "warning" | "critical";
+            /** @enum {string} */
+            status: "draft" | "published";
+            publishedAt: string | null;
+            authorId: number | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1676,6 +2030,12 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             content: string;
+        };
+        PublicParam: {
+            key: string;
+            /** @enum {string} */
+            type: "string" | "number" | "boolean" | "json";
+            value: unknown;
         };
     };
     responses: {
@@ -2270,6 +2630,309 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "admin.dicts.index": {
+        parameters: {
+            query?: {
+                pageNum?: number;
+                pageSize?: number;
+                keyword?: string;
+                status?: "enabled" | "disabled";
+                sort?: "id" | "-id" | "code" | "-code" | "name" | "-name" | "status" | "-status" | "createdAt" | "-createdAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DictType"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.dicts.store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    name: string;
+                    /** @enum {unknown} */
+                    status?: "enabled" | "disabled";
+                    remark?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DictType"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.dicts.items": {
+        parameters: {
+            query?: {
+                pageNum?: number;
+                pageSize?: number;
+                status?: "enabled" | "disabled";
+                sort?: "id" | "-id" | "label" | "-label" | "value" | "-value" | "sort" | "-sort" | "status" | "-status";
+            };
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DictItem"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.dicts.store_item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    label: string;
+                    value: string;
+                    sort?: number;
+                    /** @enum {unknown} */
+                    status?: "enabled" | "disabled";
+                    cssClass?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DictItem"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.dicts.update_item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    label?: string;
+                    value?: string;
+                    sort?: number;
+                    /** @enum {unknown} */
+                    status?: "enabled" | "disabled";
+                    cssClass?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DictItem"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.dicts.destroy_item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.dicts.show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DictType"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.dicts.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {unknown} */
+                    status?: "enabled" | "disabled";
+                    remark?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DictType"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.dicts.destroy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
     "admin.login_logs.index": {
         parameters: {
             query?: {
@@ -2541,6 +3204,338 @@ export interface operations {
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.notices.index": {
+        parameters: {
+            query?: {
+                pageNum?: number;
+                pageSize?: number;
+                keyword?: string;
+                status?: "draft" | "published";
+                level?: "info" | "warning" | "critical";
+                sort?: "id" | "-id" | "title" | "-title" | "level" | "-level" | "status" | "-status" | "publishedAt" | "-publishedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Notice"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.notices.store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    body: string;
+                    /** @enum {unknown} */
+                    level?: "info" | "warning" | "critical";
+                    /** @enum {unknown} */
+                    status?: "draft" | "published";
+                    publishedAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Notice"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.notices.show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Notice"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.notices.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    body?: string;
+                    /** @enum {unknown} */
+                    level?: "info" | "warning" | "critical";
+                    /** @enum {unknown} */
+                    status?: "draft" | "published";
+                    publishedAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Notice"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.notices.destroy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.params.index": {
+        parameters: {
+            query?: {
+                pageNum?: number;
+                pageSize?: number;
+                keyword?: string;
+                type?: "string" | "number" | "boolean" | "json";
+                sort?: "id" | "-id" | "key" | "-key" | "type" | "-type" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Param"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.params.store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key: string;
+                    value: string;
+                    /** @enum {unknown} */
+                    type: "string" | "number" | "boolean" | "json";
+                    /** @enum {unknown} */
+                    isPublic?: "1" | 1 | "true" | true | "on" | "0" | 0 | "false" | false;
+                    remark?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Param"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.params.show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Param"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.params.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key?: string;
+                    value?: string;
+                    /** @enum {unknown} */
+                    type?: "string" | "number" | "boolean" | "json";
+                    /** @enum {unknown} */
+                    isPublic?: "1" | 1 | "true" | true | "on" | "0" | 0 | "false" | false;
+                    remark?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Param"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.params.destroy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             default: components["responses"]["Error"];
         };
     };
@@ -3183,6 +4178,64 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "admin.users.import": {
+        parameters: {
+            query?: {
+                dryRun?: "1" | 1 | "true" | true | "on" | "0" | 0 | "false" | false;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UserImportResult"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.users.import_template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            default: components["responses"]["Error"];
+        };
+    };
     "public.articles.index": {
         parameters: {
             query?: {
@@ -3808,6 +4861,55 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "auth.notices.index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OwnNotices"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.notices.read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
     "auth.password.update": {
         parameters: {
             query?: never;
@@ -4106,7 +5208,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    permissions: ("system:user:list" | "system:user:create" | "system:user:update" | "system:user:delete" | "system:user:reset-password" | "system:user:assign-roles" | "system:user:unlock" | "system:user:reset-2fa" | "system:user:export" | "system:role:list" | "system:role:create" | "system:role:update" | "system:role:delete" | "system:role:assign-menus" | "system:menu:list" | "system:menu:create" | "system:menu:update" | "system:menu:delete" | "system:dept:list" | "system:dept:create" | "system:dept:update" | "system:dept:delete" | "content:article:list" | "content:article:create" | "content:article:update" | "content:article:delete" | "content:article:publish" | "monitor:session:list" | "monitor:session:delete" | "monitor:token:list" | "monitor:token:delete" | "monitor:login-log:list" | "monitor:login-log:export" | "monitor:audit-log:list" | "monitor:audit-log:export")[];
+                    permissions: ("system:user:list" | "system:user:create" | "system:user:update" | "system:user:delete" | "system:user:reset-password" | "system:user:assign-roles" | "system:user:unlock" | "system:user:reset-2fa" | "system:user:export" | "system:user:import" | "system:role:list" | "system:role:create" | "system:role:update" | "system:role:delete" | "system:role:assign-menus" | "system:menu:list" | "system:menu:create" | "system:menu:update" | "system:menu:delete" | "system:dept:list" | "system:dept:create" | "system:dept:update" | "system:dept:delete" | "system:dict:list" | "system:dict:create" | "system:dict:update" | "system:dict:delete" | "system:param:list" | "system:param:create" | "system:param:update" | "system:param:delete" | "system:notice:list" | "system:notice:create" | "system:notice:update" | "system:notice:delete" | "content:article:list" | "content:article:create" | "content:article:update" | "content:article:delete" | "content:article:publish" | "monitor:session:list" | "monitor:session:delete" | "monitor:token:list" | "monitor:token:delete" | "monitor:login-log:list" | "monitor:login-log:export" | "monitor:audit-log:list" | "monitor:audit-log:export")[];
                     expiresInDays: number;
                 };
             };
@@ -4180,6 +5282,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "dicts.show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DictOptions"];
+                    };
+                };
             };
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
@@ -4360,6 +5490,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "public.params.show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicParam"];
+                    };
                 };
             };
             404: components["responses"]["Error404"];

@@ -36,15 +36,33 @@ async function requirePermissionDeclaration(ctx: HttpContext, next: NextFn) {
   return next()
 }
 
-const { user, role, menu, dept, article, session, token, loginLog, auditLog } = PERMISSIONS
-const { Users, Roles, Menus, Depts, Articles, Sessions, ApiTokens, LoginLogs, AuditLogs } =
-  controllers.admin
+const { user, role, menu, dept, dict, param, notice, article, session, token, loginLog, auditLog } =
+  PERMISSIONS
+const {
+  Users,
+  Roles,
+  Menus,
+  Depts,
+  Dicts,
+  Params,
+  Notices,
+  Articles,
+  Sessions,
+  ApiTokens,
+  LoginLogs,
+  AuditLogs,
+} = controllers.admin
+
+/** Dictionary codes in paths (app/validators/admin/dict.ts). */
+const DICT_CODE = { match: /^[a-z][a-z0-9_]{0,63}$/ }
 
 router
   .group(() => {
     // Users
     router.get('users', [Users, 'index']).use(middleware.can(user.list))
     router.get('users/export', [Users, 'export']).use(middleware.can(user.export))
+    router.get('users/import/template', [Users, 'importTemplate']).use(middleware.can(user.import))
+    router.post('users/import', [Users, 'import']).use(middleware.can(user.import))
     router.get('users/:id', [Users, 'show']).use(middleware.can(user.list))
     router.post('users', [Users, 'store']).use(middleware.can(user.create))
     router.put('users/:id', [Users, 'update']).use(middleware.can(user.update))
@@ -81,6 +99,37 @@ router
     router.post('depts', [Depts, 'store']).use(middleware.can(dept.create))
     router.put('depts/:id', [Depts, 'update']).use(middleware.can(dept.update))
     router.delete('depts/:id', [Depts, 'destroy']).use(middleware.can(dept.delete))
+
+    // Dictionaries and their items
+    router.get('dicts', [Dicts, 'index']).use(middleware.can(dict.list))
+    router.get('dicts/:id', [Dicts, 'show']).use(middleware.can(dict.list))
+    router.post('dicts', [Dicts, 'store']).use(middleware.can(dict.create))
+    router.put('dicts/:id', [Dicts, 'update']).use(middleware.can(dict.update))
+    router.delete('dicts/:id', [Dicts, 'destroy']).use(middleware.can(dict.delete))
+    router
+      .group(() => {
+        router.get('dicts/:code/items', [Dicts, 'items']).use(middleware.can(dict.list))
+        router.post('dicts/:code/items', [Dicts, 'storeItem']).use(middleware.can(dict.create))
+        router.put('dicts/:code/items/:id', [Dicts, 'updateItem']).use(middleware.can(dict.update))
+        router
+          .delete('dicts/:code/items/:id', [Dicts, 'destroyItem'])
+          .use(middleware.can(dict.delete))
+      })
+      .where('code', DICT_CODE)
+
+    // Parameters
+    router.get('params', [Params, 'index']).use(middleware.can(param.list))
+    router.get('params/:id', [Params, 'show']).use(middleware.can(param.list))
+    router.post('params', [Params, 'store']).use(middleware.can(param.create))
+    router.put('params/:id', [Params, 'update']).use(middleware.can(param.update))
+    router.delete('params/:id', [Params, 'destroy']).use(middleware.can(param.delete))
+
+    // Notices
+    router.get('notices', [Notices, 'index']).use(middleware.can(notice.list))
+    router.get('notices/:id', [Notices, 'show']).use(middleware.can(notice.list))
+    router.post('notices', [Notices, 'store']).use(middleware.can(notice.create))
+    router.put('notices/:id', [Notices, 'update']).use(middleware.can(notice.update))
+    router.delete('notices/:id', [Notices, 'destroy']).use(middleware.can(notice.delete))
 
     // Articles (admin side)
     router.get('articles', [Articles, 'index']).use(middleware.can(article.list))

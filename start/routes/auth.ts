@@ -70,6 +70,17 @@ router
       })
       .as('tokens')
       .use(middleware.auth())
+    // Notices to administrators (app/services/own_notice_service.ts).
+    router
+      .group(() => {
+        router.get('notices', [controllers.auth.Notices, 'index']).as('index')
+        router
+          .post('notices/:id/read', [controllers.auth.Notices, 'read'])
+          .where('id', { match: /^[1-9][0-9]{0,9}$/, cast: (value) => Number(value) })
+          .as('read')
+      })
+      .as('notices')
+      .use(middleware.auth())
     router
       .group(() => {
         router.get('profile', [controllers.auth.Profile, 'show']).as('profile.show')
@@ -92,4 +103,11 @@ router
   .get('/api/avatars/:userId', [controllers.auth.Avatars, 'show'])
   .where('userId', { match: /^[1-9][0-9]{0,9}$/, cast: (value: string) => Number(value) })
   .as('avatars.show')
+  .use(middleware.auth())
+
+// Dictionaries: any signed-in administrator (app/services/settings_reads.ts).
+router
+  .get('/api/dicts/:code', [controllers.auth.Settings, 'dict'])
+  .where('code', /^[a-z][a-z0-9_]{0,63}$/)
+  .as('dicts.show')
   .use(middleware.auth())

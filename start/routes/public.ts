@@ -13,5 +13,10 @@ router
       .use(publicSearchThrottle)
       .as('public.articles.index')
     router.get('articles/:slug', [controllers.public.Articles, 'show']).as('public.articles.show')
+    // Parameters marked public (app/services/settings_reads.ts); any other key is 404.
+    router
+      .get('params/:key', [controllers.public.Params, 'show'])
+      .where('key', /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/)
+      .as('public.params.show')
   })
   .prefix('/api')

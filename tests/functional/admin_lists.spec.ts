@@ -27,7 +27,9 @@ async function documentedLists() {
     })
     .map(([path, operations]) => {
       const sort = operations.get.parameters.find((p: { name: string }) => p.name === 'sort')
-      return { path, values: (sort?.schema?.enum ?? []) as string[] }
+      // A nested list (a dictionary's items) on a seeded parent.
+      const concrete = path.replace('{code}', 'sys_user_status')
+      return { path: concrete, values: (sort?.schema?.enum ?? []) as string[] }
     })
 }
 

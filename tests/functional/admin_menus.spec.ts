@@ -40,7 +40,7 @@ test.group('Admin menus: tree, list, show', (group) => {
     )
     assert.deepEqual(
       roots[0].children.map((node) => node.name),
-      ['Users', 'Roles', 'Menus', 'Departments']
+      ['Users', 'Roles', 'Menus', 'Departments', 'Dictionaries', 'Parameters', 'Notices']
     )
     const usersNode = roots[0].children[0]
     assert.containSubset(usersNode, { status: 'disabled', type: 'menu', path: 'users' })
@@ -78,7 +78,7 @@ test.group('Admin menus: tree, list, show', (group) => {
     const pages = await names({ parentId: system.id })
     assert.deepEqual(
       pages.data.map((node: Menu) => node.name),
-      ['Users', 'Roles', 'Menus', 'Departments']
+      ['Users', 'Roles', 'Menus', 'Departments', 'Dictionaries', 'Parameters', 'Notices']
     )
     const found = await names({ keyword: 'reset-password' })
     assert.deepEqual(

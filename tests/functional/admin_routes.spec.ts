@@ -5,6 +5,10 @@ import type { ApiClient } from '@japa/api-client'
 import Menu from '#models/menu'
 import Article from '#models/article'
 import Dept from '#models/dept'
+import DictType from '#models/dict_type'
+import DictItem from '#models/dict_item'
+import Param from '#models/param'
+import Notice from '#models/notice'
 import type User from '#models/user'
 import type Role from '#models/role'
 import { ALL_PERMISSION_CODES, PERMISSIONS, isPermissionCode } from '#auth/permissions'
@@ -27,18 +31,26 @@ type Fixtures = {
   session: string
   apiToken: number
   dept: Dept
+  dict: DictType
+  dictItem: DictItem
+  param: Param
+  notice: Notice
 }
 type Row = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   pattern: string
   code: string
   status: number
-  body?: (f: Fixtures) => Record<string, unknown>
+  body?: (f: Fixtures) => Record<string | symbol, unknown>
   /** Menu ids the caller's role must hold for the write to pass the grant rule. */
   holds?: (f: Fixtures) => number[]
 }
 
-const { user, role, menu, dept, article, session, token, loginLog, auditLog } = PERMISSIONS
+const { user, role, menu, dept, dict, param, notice, article, session, token, loginLog, auditLog } =
+  PERMISSIONS
+
+/** A multipart upload instead of a JSON body (the user import). */
+const UPLOAD = Symbol('upload')
 const unique = () => Math.random().toString(36).slice(2, 10)
 
 /**
@@ -49,6 +61,14 @@ type Cells = [Row['method'], string, string, number, Row['body']?, Row['holds']?
 const CELLS: Cells[] = [
   ['GET', '/users', user.list, 200],
   ['GET', '/users/export?format=csv', user.export, 200],
+  ['GET', '/users/import/template', user.import, 200],
+  [
+    'POST',
+    '/users/import?dryRun=false',
+    user.import,
+    200,
+    () => ({ [UPLOAD]: `account,nickname\r\nimp_${unique()},Imported\r\n` }),
+  ],
   ['GET', '/users/:target', user.list, 200],
   [
     'POST',
@@ -101,6 +121,31 @@ const CELLS: Cells[] = [
   ['POST', '/depts', dept.create, 201, (f) => ({ name: 'Sales', parentId: f.dept.parentId })],
   ['PUT', '/depts/:dept', dept.update, 200, () => ({ name: 'Renamed department' })],
   ['DELETE', '/depts/:dept', dept.delete, 204],
+  ['GET', '/dicts', dict.list, 200],
+  ['GET', '/dicts/:dict', dict.list, 200],
+  ['POST', '/dicts', dict.create, 201, () => ({ code: `d_${unique()}`, name: 'Colours' })],
+  ['PUT', '/dicts/:dict', dict.update, 200, () => ({ name: 'Renamed' })],
+  ['DELETE', '/dicts/:dict', dict.delete, 204],
+  ['GET', '/dicts/:dictCode/items', dict.list, 200],
+  ['POST', '/dicts/:dictCode/items', dict.create, 201, () => ({ label: 'Red', value: 'red' })],
+  ['PUT', '/dicts/:dictCode/items/:dictItem', dict.update, 200, () => ({ label: 'Blue' })],
+  ['DELETE', '/dicts/:dictCode/items/:dictItem', dict.delete, 204],
+  ['GET', '/params', param.list, 200],
+  ['GET', '/params/:param', param.list, 200],
+  [
+    'POST',
+    '/params',
+    param.create,
+    201,
+    () => ({ key: `p.${unique()}`, value: '3', type: 'number' }),
+  ],
+  ['PUT', '/params/:param', param.update, 200, () => ({ value: '4' })],
+  ['DELETE', '/params/:param', param.delete, 204],
+  ['GET', '/notices', notice.list, 200],
+  ['GET', '/notices/:notice', notice.list, 200],
+  ['POST', '/notices', notice.create, 201, () => ({ title: 'Maintenance', body: 'Tonight' })],
+  ['PUT', '/notices/:notice', notice.update, 200, () => ({ status: 'published' })],
+  ['DELETE', '/notices/:notice', notice.delete, 204],
   ['GET', '/articles', article.list, 200],
   ['GET', '/articles/:article', article.list, 200],
   [
@@ -129,7 +174,10 @@ const ROUTES: Row[] = CELLS.map(([method, pattern, code, status, body, holds]) =
 
 /** The registered pattern of a table row (`:target`, `:role`, ... are all `:id` in the router). */
 const routePattern = (row: Row) =>
-  `${ADMIN_PREFIX}${row.pattern.replace(/:[a-z]+/g, ':id').replace(/\?.*$/, '')}`
+  `${ADMIN_PREFIX}${row.pattern
+    .replace(':dictCode', ':code')
+    .replace(/:[a-zA-Z]+/g, (name) => (name === ':code' ? name : ':id'))
+    .replace(/\?.*$/, '')}`
 
 async function fixtures(): Promise<Fixtures> {
   const target = await UserFactory.create()
@@ -154,7 +202,32 @@ async function fixtures(): Promise<Fixtures> {
     sort: 0,
     status: 'enabled',
   })
+  const dictRow = await DictType.create({ code: `t_${unique()}`, name: 'Sizes', status: 'enabled' })
+  const dictItem = await DictItem.create({
+    typeCode: dictRow.code,
+    label: 'Small',
+    value: 's',
+    sort: 1,
+    status: 'enabled',
+  })
+  const paramRow = await Param.create({
+    key: `fixture.${unique()}`,
+    value: 'x',
+    type: 'string',
+    isSystem: false,
+    isPublic: false,
+  })
+  const noticeRow = await Notice.create({
+    title: 'Fixture',
+    body: 'Body',
+    level: 'info',
+    status: 'draft',
+  })
   return {
+    dict: dictRow,
+    dictItem,
+    param: paramRow,
+    notice: noticeRow,
     dept: deptRow,
     target,
     role: roleRow,
@@ -174,9 +247,18 @@ function send(client: ApiClient, row: Row, f: Fixtures) {
     .replace(':article', String(f.article.id))
     .replace(':session', f.session)
     .replace(':token', String(f.apiToken))
+    .replace(':dictCode', f.dict.code)
+    .replace(':dictItem', String(f.dictItem.id))
+    .replace(':dict', String(f.dict.id))
+    .replace(':param', String(f.param.id))
+    .replace(':notice', String(f.notice.id))
     .replace(':dept', String(f.dept.id))
   const request = client.request(url, row.method)
-  return row.body ? request.json(row.body(f)) : request
+  const body = row.body?.(f)
+  if (body && UPLOAD in body) {
+    return request.file('file', Buffer.from(body[UPLOAD] as string), { filename: 'users.csv' })
+  }
+  return body ? request.json(body) : request
 }
 
 type StoredRoute = ReturnType<typeof adminRoutes>[number]
@@ -345,7 +427,9 @@ test.group(
         response.assertStatus(row.status)
         // An export answers CSV (tests/functional/admin_lists.spec.ts), every other read JSON.
         const isExport = row.pattern.includes('/export?')
+        const isTemplate = row.pattern.endsWith('/template')
         if (isExport) assert.match(response.text(), /^\uFEFFid,/)
+        else if (isTemplate) assert.match(response.text(), /^\uFEFFaccount,/)
         else if (row.status !== 204) assert.property(response.body(), 'data')
         // Every write and every export: exactly one audit row, with the code the route declares;
         // another read: none.

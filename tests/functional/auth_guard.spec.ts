@@ -290,7 +290,7 @@ test.group('JWT guard: every request re-reads the database', (group) => {
     )
     assert.deepEqual(
       data.menus[0].children.map((m: { name: string }) => m.name),
-      ['Users', 'Roles', 'Menus', 'Departments']
+      ['Users', 'Roles', 'Menus', 'Departments', 'Dictionaries', 'Parameters', 'Notices']
     )
     const walk = (nodes: { type: string; children: any[] }[]): string[] =>
       nodes.flatMap((node) => [node.type, ...walk(node.children)])

@@ -182,7 +182,7 @@ test.group('Foundation: seeding', (group) => {
     const pages = await Menu.query().where('parent_id', system.id).orderBy('sort')
     assert.deepEqual(
       pages.map((page) => page.name),
-      ['Users', 'Roles', 'Menus', 'Departments']
+      ['Users', 'Roles', 'Menus', 'Departments', 'Dictionaries', 'Parameters', 'Notices']
     )
 
     const admins = await User.query().preload('roles')

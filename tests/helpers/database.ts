@@ -5,6 +5,7 @@ import limiter from '@adonisjs/limiter/services/main'
 import { forgetKnownBlocks } from '#auth/limits'
 import { forgetSnapshots } from '#auth/access_snapshot'
 import { forgetCounts } from '#services/public/article_query_service'
+import { forgetSettings } from '#services/settings_cache'
 
 /**
  * Two ways a test group starts from the seeded database (docs/testing.md, "Databases and isolation"):
@@ -39,6 +40,7 @@ async function forgetLimits() {
   forgetKnownBlocks()
   forgetSnapshots()
   forgetCounts()
+  forgetSettings()
   await limiter.clear()
 }
 

@@ -8,6 +8,7 @@ import {
   assignRolesValidator,
   createUserValidator,
   exportUsersValidator,
+  importUsersValidator,
   listUsersValidator,
   resetPasswordValidator,
   updateUserValidator,
@@ -15,6 +16,10 @@ import {
 import { contract } from '#openapi/contract'
 import { userCsv, userSchema } from '#transformers/admin/user_transformer'
 import { exportOperation, sendCsvExport } from '#services/admin/csv_export'
+import { readUpload } from '#core/uploads'
+import { MAX_BYTES, importTemplate, importUsers } from '#services/admin/user_import'
+import { importResultSchema } from '#transformers/admin/user_import_transformer'
+import { s } from '#openapi/schema'
 
 /** /api/admin/users: each route declares its permission in start/routes/admin.ts. */
 @inject()
@@ -48,6 +53,24 @@ export default class UsersController {
       data: userSchema,
     },
     unlock: { summary: 'Lift the login lock of the account', data: userSchema },
+    import: {
+      summary: 'Import administrators from a CSV or XLSX file (all or nothing; dry run by default)',
+      description:
+        'multipart/form-data, the file in the part `file` (<= 10,000 rows, <= 5 MB; columns as ' +
+        'in the template). Every row passes what POST /api/admin/users checks, grant rule and ' +
+        'data scope included; problems come per row as `{ row, field, code, message }`. With ' +
+        '`dryRun=false` and no problem, every account is created with a generated password ' +
+        '(returned once here, to be changed at the first sign-in); with a problem nothing is ' +
+        'written: 403 when a row is refused by the grant rule or scope, else 422.',
+      query: importUsersValidator,
+      upload: { field: 'file' },
+      data: importResultSchema,
+      errors: [409],
+    },
+    importTemplate: {
+      summary: 'The import template (CSV)',
+      raw: { schema: s.string(), contentType: 'text/csv' },
+    },
     resetTwoFactor: {
       summary: "Remove the account's second factor (grant rule); every session of the account ends",
       status: 204,
@@ -60,6 +83,19 @@ export default class UsersController {
     const filters = await ctx.request.validateUsing(listUsersValidator)
     const page = await this.users.list(actorOf(ctx), filters)
     return ctx.serialize(UserTransformer.paginate(page.rows, page.meta))
+  }
+
+  async import(ctx: HttpContext) {
+    const { dryRun = true } = await ctx.request.validateUsing(importUsersValidator)
+    const file = await readUpload(ctx.request, 'file', MAX_BYTES)
+    ctx.response.header('Cache-Control', 'no-store')
+    return { data: await importUsers(actorOf(ctx), file, dryRun) }
+  }
+
+  async importTemplate({ response }: HttpContext) {
+    response.header('Content-Type', 'text/csv; charset=utf-8')
+    response.header('Content-Disposition', 'attachment; filename="users-import.csv"')
+    return importTemplate()
   }
 
   async export(ctx: HttpContext) {

@@ -34,7 +34,7 @@ const BOM = '\uFEFF'
  * a tab or a carriage return, or their full-width forms. They are prefixed with ' (read as text)
  * and quoted.
  */
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/
+export const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/
 
 export function csvCell(value: unknown): string {
   let text = cellText(value)

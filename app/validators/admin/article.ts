@@ -49,7 +49,7 @@ const slug = () => vine.string().trim().minLength(1).maxLength(160).regex(SLUG_F
 const ISO_DATE_TIME =
   /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/
 
-/** An ISO 8601 date-time (a value without an offset is read as UTC), turned into a DateTime. */
+/** An ISO 8601 date-time (a value without an offset is read as UTC). */
 const isoDateTime = vine.createRule((value, _options, field) => {
   if (
     typeof value !== 'string' ||
@@ -88,12 +88,16 @@ export const updateArticleValidator = vine.create({
   internalNote: nullableText(5000),
 })
 
-export const publishArticleValidator = vine.create({
-  publishedAt: vine
+/** An optional ISO 8601 date-time field, turned into a DateTime (UTC without an offset). */
+export const dateTimeField = () =>
+  vine
     .string()
     .trim()
     .maxLength(40)
     .use(isoDateTime())
     .optional()
-    .transform((value) => (value ? DateTime.fromISO(value, { zone: 'utc' }) : undefined)),
+    .transform((value) => (value ? DateTime.fromISO(value, { zone: 'utc' }) : undefined))
+
+export const publishArticleValidator = vine.create({
+  publishedAt: dateTimeField(),
 })

@@ -74,3 +74,19 @@ export const assignRolesValidator = vine.create({
 export const resetPasswordValidator = vine.create({
   password: password(),
 })
+
+/** `?dryRun=`: an import writes only when told `false`. */
+export const importUsersValidator = vine.create({ dryRun: vine.boolean().optional() })
+
+/**
+ * One row of an import file (app/services/admin/user_import.ts), cells as text: the create
+ * fields but the password (generated), roles by code.
+ */
+export const importUserRowValidator = vine.create({
+  account: account(),
+  nickname: vine.string().trim().maxLength(64).optional(),
+  email: email(),
+  status: statusField().optional(),
+  deptId: idField().optional(),
+  roles: vine.array(vine.string().trim().minLength(1).maxLength(64)).maxLength(50),
+})

@@ -14,6 +14,10 @@ export const en = {
     more_actions: 'More actions',
     change_password: 'Change password',
     logout_forget_device: 'Sign out and forget this device',
+    notices: 'Notices',
+    notices_none: 'No notices',
+    notice_mark_read: 'Mark read',
+    notice_level: { info: 'Information', warning: 'Warning', critical: 'Critical' },
     sign_in_notice: {
       last: 'Last sign-in: %{at} from %{ip}',
       last_no_ip: 'Last sign-in: %{at}',

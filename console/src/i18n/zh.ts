@@ -192,6 +192,10 @@ const app: Deep<typeof en> = {
     more_actions: '更多操作',
     change_password: '修改密码',
     logout_forget_device: '退出登录并忘记此设备',
+    notices: '通知公告',
+    notices_none: '暂无通知',
+    notice_mark_read: '标为已读',
+    notice_level: { info: '信息', warning: '警告', critical: '严重' },
     sign_in_notice: signInNotice,
     devices,
     no_access: {

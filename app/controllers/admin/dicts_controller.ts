@@ -1,0 +1,112 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import DictService from '#services/admin/dict_service'
+import { actorOf } from '#services/admin/common'
+import DictTypeTransformer, {
+  DictItemTransformer,
+  dictItemSchema,
+  dictTypeSchema,
+} from '#transformers/admin/dict_transformer'
+import {
+  createDictItemValidator,
+  createDictTypeValidator,
+  listDictItemsValidator,
+  listDictTypesValidator,
+  updateDictItemValidator,
+  updateDictTypeValidator,
+} from '#validators/admin/dict'
+import { contract } from '#openapi/contract'
+
+/** /api/admin/dicts and /api/admin/dicts/:code/items (start/routes/admin.ts declares the codes). */
+@inject()
+export default class DictsController {
+  static contract = contract({
+    index: { summary: 'List dictionaries', query: listDictTypesValidator, page: dictTypeSchema },
+    show: { summary: 'One dictionary', data: dictTypeSchema },
+    store: {
+      summary: 'Create a dictionary (its code is set once)',
+      body: createDictTypeValidator,
+      status: 201,
+      data: dictTypeSchema,
+      errors: [409],
+    },
+    update: {
+      summary: 'Rename or enable/disable a dictionary',
+      body: updateDictTypeValidator,
+      data: dictTypeSchema,
+    },
+    destroy: { summary: 'Delete a dictionary and its items', status: 204 },
+    items: {
+      summary: "A dictionary's items",
+      query: listDictItemsValidator,
+      page: dictItemSchema,
+    },
+    storeItem: {
+      summary: 'Add an item (its value unique in the dictionary)',
+      body: createDictItemValidator,
+      status: 201,
+      data: dictItemSchema,
+      errors: [409],
+    },
+    updateItem: {
+      summary: 'Update an item',
+      body: updateDictItemValidator,
+      data: dictItemSchema,
+      errors: [409],
+    },
+    destroyItem: { summary: 'Delete an item', status: 204 },
+  })
+
+  constructor(protected dicts: DictService) {}
+
+  async index(ctx: HttpContext) {
+    const page = await this.dicts.list(await ctx.request.validateUsing(listDictTypesValidator))
+    return ctx.serialize(DictTypeTransformer.paginate(page.rows, page.meta))
+  }
+
+  async show(ctx: HttpContext) {
+    return ctx.serialize(DictTypeTransformer.transform(await this.dicts.show(ctx.params.id)))
+  }
+
+  async store(ctx: HttpContext) {
+    const data = await ctx.request.validateUsing(createDictTypeValidator)
+    const type = await this.dicts.create(actorOf(ctx), data)
+    ctx.response.status(201)
+    return ctx.serialize(DictTypeTransformer.transform(type))
+  }
+
+  async update(ctx: HttpContext) {
+    const data = await ctx.request.validateUsing(updateDictTypeValidator)
+    const type = await this.dicts.update(actorOf(ctx), ctx.params.id, data)
+    return ctx.serialize(DictTypeTransformer.transform(type))
+  }
+
+  async destroy(ctx: HttpContext) {
+    await this.dicts.destroy(actorOf(ctx), ctx.params.id)
+    return ctx.response.noContent()
+  }
+
+  async items(ctx: HttpContext) {
+    const filters = await ctx.request.validateUsing(listDictItemsValidator)
+    const page = await this.dicts.items(ctx.params.code, filters)
+    return ctx.serialize(DictItemTransformer.paginate(page.rows, page.meta))
+  }
+
+  async storeItem(ctx: HttpContext) {
+    const data = await ctx.request.validateUsing(createDictItemValidator)
+    const item = await this.dicts.createItem(actorOf(ctx), ctx.params.code, data)
+    ctx.response.status(201)
+    return ctx.serialize(DictItemTransformer.transform(item))
+  }
+
+  async updateItem(ctx: HttpContext) {
+    const data = await ctx.request.validateUsing(updateDictItemValidator)
+    const item = await this.dicts.updateItem(actorOf(ctx), ctx.params.code, ctx.params.id, data)
+    return ctx.serialize(DictItemTransformer.transform(item))
+  }
+
+  async destroyItem(ctx: HttpContext) {
+    await this.dicts.destroyItem(actorOf(ctx), ctx.params.code, ctx.params.id)
+    return ctx.response.noContent()
+  }
+}

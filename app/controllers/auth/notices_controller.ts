@@ -1,0 +1,30 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import { contract } from '#openapi/contract'
+import OwnNoticeService from '#services/own_notice_service'
+import OwnNoticesTransformer, { ownNoticesSchema } from '#transformers/auth/own_notice_transformer'
+
+/** /api/auth/notices: the published notices the caller sees, and their read state. */
+@inject()
+export default class NoticesController {
+  static contract = contract({
+    index: {
+      summary: 'Published notices (latest 100), unread first, with the unread count',
+      data: ownNoticesSchema,
+    },
+    read: { summary: 'Mark a published notice read', status: 204 },
+  })
+
+  constructor(protected notices: OwnNoticeService) {}
+
+  async index(ctx: HttpContext) {
+    const user = ctx.auth.use('jwt').getUserOrFail()
+    ctx.response.header('Cache-Control', 'no-store')
+    return ctx.serialize(OwnNoticesTransformer.transform(await this.notices.list(user.id)))
+  }
+
+  async read(ctx: HttpContext) {
+    await this.notices.markRead(ctx.auth.use('jwt').getUserOrFail().id, ctx.params.id)
+    return ctx.response.noContent()
+  }
+}

@@ -1,0 +1,78 @@
+import db from '@adonisjs/lucid/services/db'
+import type { Infer } from '@vinejs/vine/types'
+import Param, { type ParamType, parseParamValue } from '#models/param'
+import { FieldError, conflict } from '#exceptions/api_exception'
+import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
+import { paramSort } from '#transformers/admin/param_transformer'
+import type {
+  createParamValidator,
+  listParamsValidator,
+  updateParamValidator,
+} from '#validators/admin/param'
+
+/**
+ * System parameters. Every write checks the value against the type (422 on `value`), is audited
+ * with before/after, and bumps settings_version by trigger (GET /api/params/:key). A system
+ * parameter (seeded) keeps its key and is never deleted (409).
+ */
+export default class ParamService {
+  async list(filters: Infer<typeof listParamsValidator>) {
+    const query = Param.query()
+    whereKeyword(query, ['key', 'remark'], filters.keyword)
+    if (filters.type) query.where('type', filters.type)
+    return paginate(
+      ordered(query, filters.sort, paramSort, [{ column: 'key', order: 'asc' }]),
+      filters
+    )
+  }
+
+  show(id: number) {
+    return findOr404(Param, id)
+  }
+
+  create(actor: Actor, data: Infer<typeof createParamValidator>) {
+    assertFits(data.type, data.value)
+    return db.transaction(async (trx) => {
+      const created = await Param.create(
+        {
+          key: data.key,
+          value: data.value,
+          type: data.type,
+          isSystem: false,
+          isPublic: data.isPublic ?? false,
+          remark: data.remark ?? null,
+        },
+        { client: trx }
+      )
+      await auditCreated(trx, actor, 'param', created)
+      return created
+    })
+  }
+
+  update(actor: Actor, id: number, data: Infer<typeof updateParamValidator>) {
+    return db.transaction(async (trx) => {
+      const param = await findOr404(Param, id, trx)
+      if (param.isSystem && data.key !== undefined && data.key !== param.key) {
+        throw conflict('systemParamKey')
+      }
+      assertFits(data.type ?? param.type, data.value ?? param.value)
+      await saveAudited(trx, actor, 'param', param, () => param.merge(definedOnly(data)))
+      return param
+    })
+  }
+
+  async destroy(actor: Actor, id: number) {
+    await db.transaction(async (trx) => {
+      const param = await findOr404(Param, id, trx)
+      if (param.isSystem) throw conflict('systemParamDelete')
+      await deleteAudited(trx, actor, 'param', param)
+    })
+  }
+}
+
+function assertFits(type: ParamType, value: string) {
+  if (parseParamValue(type, value) === undefined) {
+    throw new FieldError('value', 'paramValueType', type, { type })
+  }
+}

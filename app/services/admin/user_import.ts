@@ -1,0 +1,272 @@
+import { readSheet } from 'read-excel-file/node'
+import { parse } from 'csv-parse/sync'
+import { errors as vineErrors } from '@vinejs/vine'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { FieldError, type RowError, RowErrors } from '#exceptions/api_exception'
+import UserPolicy from '#policies/user_policy'
+import { REFUSED, deptsShown } from '#policies/grant_rule'
+import { type RoleGrant, deptParents, roleGrants } from '#policies/holdings'
+import { generateCredentials, importAccounts } from '#services/admin_account_service'
+import { type Actor } from '#services/admin/common'
+import { audit } from '#services/admin/writes'
+import { FORMULA_START, csvCell } from '#services/admin/csv_export'
+import { importUserRowValidator } from '#validators/admin/user'
+
+/**
+ * The user import (POST /api/admin/users/import, docs/admin-modules.md, "User import"): a CSV or
+ * XLSX file of at most MAX_ROWS rows and MAX_BYTES bytes, one account per row. Each row is what
+ * POST /api/admin/users takes (roles by code, no password) and passes the same rules: the row's
+ * shape (the create validator's fields), the roles and department exist, the account is new
+ * (case-insensitive, also within the file), and UserPolicy.create, the grant rule and data scope
+ * of a single create, for the caller. Every problem of every row is reported
+ * `{ row, field, code, message }` (row 1 is the header). Without `dryRun=false` nothing is
+ * written; with it, any problem refuses the whole file (403 when the grant rule or scope refused
+ * a row, else 422), and otherwise every account is created in one transaction with one audit
+ * row. Passwords are generated (app/services/admin_account_service.ts, generateCredentials),
+ * returned once in the answer, and must be changed at the first sign-in.
+ */
+export const MAX_ROWS = 10_000
+export const MAX_BYTES = 5 * 1024 * 1024
+export const COLUMNS = ['account', 'nickname', 'email', 'deptId', 'roles', 'status'] as const
+type Column = (typeof COLUMNS)[number]
+
+type Row = {
+  row: number
+  account: string
+  nickname?: string
+  email?: string | null
+  status?: 'enabled' | 'disabled'
+  deptId?: number
+  roles: string[]
+}
+
+export type ImportResult = {
+  dryRun: boolean
+  rows: number
+  errors: RowError[]
+  created: { id: number; account: string; initialPassword: string }[]
+}
+
+/** The template: the header and one example row. */
+export function importTemplate() {
+  const line = (cells: string[]) => cells.map(csvCell).join(',') + '\r\n'
+  return (
+    '\uFEFF' +
+    line([...COLUMNS]) +
+    line(['jdoe', 'Jane Doe', 'jane@example.com', '', '', 'enabled'])
+  )
+}
+
+export async function importUsers(
+  actor: Actor,
+  file: Buffer,
+  dryRun: boolean
+): Promise<ImportResult> {
+  if (file.length > MAX_BYTES) {
+    throw new FieldError('file', 'importTooLarge', 'maxSize', { mb: MAX_BYTES / 1024 / 1024 })
+  }
+  const cells = await readCells(file)
+  const { rows, errors } = await shapeRows(cells)
+  const credentials = dryRun || errors.length ? [] : await generateCredentials(rows.length)
+  return db.transaction(async (trx) => {
+    errors.push(...(await checkRows(trx, actor, rows)))
+    errors.sort((a, b) => a.row - b.row)
+    if (dryRun) return { dryRun, rows: cells.length - 1, errors, created: [] }
+    if (errors.length) throw new RowErrors(errors)
+    const roleIds = await roleIdsByCode(trx, rows)
+    const users = await importAccounts(
+      trx,
+      rows.map((row) => ({
+        account: row.account,
+        nickname: row.nickname,
+        email: row.email,
+        status: row.status,
+        deptId: row.deptId ?? null,
+        roleIds: row.roles.map((code) => roleIds.get(code)!),
+      })),
+      credentials
+    )
+    await audit(trx, actor, {
+      targetType: 'user',
+      targetId: users[0]?.id ?? null,
+      changes: { imported: [0, users.length], ids: [null, [users[0]?.id, users.at(-1)?.id]] },
+    })
+    return {
+      dryRun,
+      rows: cells.length - 1,
+      errors,
+      created: users.map((user, i) => ({
+        id: user.id,
+        account: user.account,
+        initialPassword: credentials[i].password,
+      })),
+    }
+  })
+}
+
+const malformed = (key: string, data?: Record<string, string>) =>
+  new FieldError('file', key, 'format', data)
+
+/**
+ * The cells of the file as text: an XLSX (a ZIP: sniffed from its bytes, whatever the name says)
+ * read by read-excel-file, where a formula cell gives its computed value, never the formula;
+ * else UTF-8 CSV (BOM allowed) read by csv-parse. Anything else, a truncated or damaged file,
+ * ragged rows: 422 on `file`, nothing read further.
+ */
+async function readCells(file: Buffer): Promise<string[][]> {
+  let table: unknown[][]
+  if (file.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) {
+    try {
+      table = await readSheet(file)
+    } catch {
+      throw malformed('importNotXlsx')
+    }
+  } else {
+    let text: string
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(file)
+    } catch {
+      throw malformed('importType')
+    }
+    if (text.includes('\0')) throw malformed('importType')
+    try {
+      table = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false })
+    } catch (error) {
+      throw malformed('importCsv', { reason: (error as Error).message })
+    }
+  }
+  const cells = table.map((row) =>
+    row.map((cell) =>
+      cell === null || cell === undefined
+        ? ''
+        : cell instanceof Date
+          ? cell.toISOString()
+          : String(cell).trim()
+    )
+  )
+  while (cells.length && cells.at(-1)!.every((cell) => cell === '')) cells.pop()
+  if (cells.length < 2) throw malformed('importNoRows')
+  if (cells.length - 1 > MAX_ROWS) {
+    throw new FieldError('file', 'importMaxRows', 'maxRows', { max: MAX_ROWS })
+  }
+  return cells
+}
+
+/** Each row's cells against the header and the row validator: the rows, and what is wrong. */
+async function shapeRows(cells: string[][]) {
+  const header = cells[0].map((name) => name.trim())
+  const unknown = header.filter((name) => !(COLUMNS as readonly string[]).includes(name))
+  if (unknown.length || !header.includes('account')) {
+    throw malformed('importHeader', { columns: COLUMNS.join(', ') })
+  }
+  const errors: RowError[] = []
+  const rows: Row[] = []
+  const seen = new Map<string, number>()
+  for (let i = 1; i < cells.length; i++) {
+    const number = i + 1
+    const raw: Partial<Record<Column, string>> = {}
+    header.forEach((name, j) => (raw[name as Column] = cells[i][j] ?? ''))
+    const formulas = header.filter((name) => FORMULA_START.test(raw[name as Column] ?? ''))
+    for (const field of formulas) {
+      errors.push({
+        row: number,
+        field,
+        code: 'E_VALIDATION_ERROR',
+        message: 'A cell must not start with =, +, -, @, a tab or a carriage return (formula)',
+      })
+    }
+    if (formulas.length) continue
+    const input = {
+      account: raw.account,
+      nickname: raw.nickname || undefined,
+      email: raw.email || undefined,
+      status: raw.status || undefined,
+      deptId: raw.deptId || undefined,
+      roles: (raw.roles ?? '').split(/[\s|]+/).filter(Boolean),
+    }
+    try {
+      const row = { row: number, ...(await importUserRowValidator.validate(input)) }
+      const key = row.account.toLowerCase()
+      if (seen.has(key)) {
+        errors.push({
+          row: number,
+          field: 'account',
+          code: 'E_CONFLICT',
+          message: `The account is also on row ${seen.get(key)}`,
+        })
+      } else seen.set(key, number)
+      rows.push(row)
+    } catch (error) {
+      if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
+      for (const message of error.messages as { field: string; message: string }[]) {
+        const field = message.field.split('.')[0]
+        errors.push({ row: number, field, code: 'E_VALIDATION_ERROR', message: message.message })
+      }
+    }
+  }
+  return { rows, errors }
+}
+
+/**
+ * What needs the database, read in the import's transaction: existing accounts, roles and
+ * departments, and UserPolicy.create for each row (decided once per distinct roles and
+ * department).
+ */
+async function checkRows(trx: TransactionClientContract, actor: Actor, rows: Row[]) {
+  const errors: RowError[] = []
+  const existing = new Set<string>()
+  const accounts = rows.map((row) => row.account.toLowerCase())
+  for (let i = 0; i < accounts.length; i += 500) {
+    const chunk = accounts.slice(i, i + 500)
+    const found = await trx.from('users').whereIn(db.raw('lower(account)'), chunk).select('account')
+    for (const { account } of found) existing.add(String(account).toLowerCase())
+  }
+  const roleIds = await roleIdsByCode(trx, rows)
+  const held = await roleGrants(trx, [...roleIds.values()])
+  const grants = new Map<number, RoleGrant>(held.map((grant) => [grant.id, grant]))
+  const parents = await deptParents(trx)
+  const decisions = new Map<string, { reason: string; message: string } | true>()
+  for (const row of rows) {
+    const fail = (field: string, code: string, message: string) =>
+      errors.push({ row: row.row, field, code, message })
+    if (existing.has(row.account.toLowerCase())) {
+      fail('account', 'E_CONFLICT', 'An account of this name already exists (case-insensitive)')
+    }
+    const unknown = row.roles.filter((code) => !roleIds.has(code))
+    if (unknown.length)
+      fail('roles', 'E_VALIDATION_ERROR', `Unknown role code(s): ${unknown.join(', ')}`)
+    const deptId = row.deptId ?? null
+    if (deptId !== null && !parents.has(deptId)) {
+      fail('deptId', 'E_VALIDATION_ERROR', 'The department does not exist')
+    }
+    if (unknown.length || (deptId !== null && !parents.has(deptId))) continue
+    const ids = [...new Set(row.roles.map((code) => roleIds.get(code)!))].sort((a, b) => a - b)
+    const key = `${ids.join(',')}/${deptId}`
+    let decision = decisions.get(key)
+    if (decision === undefined) {
+      const roles = ids.map((id) => grants.get(id)!)
+      const shows = deptsShown(roles, [deptId], parents)
+      const response = await actor.bouncer
+        .with(UserPolicy)
+        .execute('create', roles, { deptId, shows })
+      decision = response.authorized
+        ? true
+        : { reason: response.translation?.identifier ?? '', message: response.message ?? '' }
+      decisions.set(key, decision)
+    }
+    if (decision !== true) {
+      const field = decision.reason === `errors.refused.${REFUSED.dept}` ? 'deptId' : 'roles'
+      fail(field, 'E_FORBIDDEN', decision.message)
+    }
+  }
+  return errors
+}
+
+async function roleIdsByCode(trx: TransactionClientContract, rows: Row[]) {
+  const codes = [...new Set(rows.flatMap((row) => row.roles))]
+  const found: { id: number; code: string }[] = codes.length
+    ? await trx.from('roles').whereIn('code', codes).select('id', 'code')
+    : []
+  return new Map(found.map((role) => [role.code, Number(role.id)]))
+}

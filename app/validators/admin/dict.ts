@@ -1,0 +1,69 @@
+import vine from '@vinejs/vine'
+import {
+  nullableText,
+  optionalText,
+  pageFields,
+  plainText,
+  sortField,
+  statusField,
+} from '#validators/admin/common'
+import { dictItemSort, dictTypeSort } from '#transformers/admin/dict_transformer'
+
+/**
+ * Request shapes of /api/admin/dicts (types) and /api/admin/dicts/:code/items. A type's code is
+ * set once (items and clients name the type by it). Labels are shown as text: plain text only.
+ */
+export const DICT_CODE = /^[a-z][a-z0-9_]{0,63}$/
+const label = () => vine.string().trim().minLength(1).maxLength(64).use(plainText())
+const sort = () => vine.number().withoutDecimals().min(0).max(1_000_000)
+/** A style hint such as `success` or `text-red`: an identifier, never markup. */
+const cssClass = () =>
+  vine
+    .string()
+    .trim()
+    .maxLength(64)
+    .regex(/^[A-Za-z][A-Za-z0-9_-]*$/)
+    .nullable()
+    .optional()
+
+export const listDictTypesValidator = vine.create({
+  ...pageFields,
+  keyword: optionalText(64),
+  status: statusField().optional(),
+  sort: sortField(dictTypeSort),
+})
+
+export const createDictTypeValidator = vine.create({
+  code: vine.string().trim().regex(DICT_CODE),
+  name: label(),
+  status: statusField().optional(),
+  remark: nullableText(255),
+})
+
+export const updateDictTypeValidator = vine.create({
+  name: label().optional(),
+  status: statusField().optional(),
+  remark: nullableText(255),
+})
+
+export const listDictItemsValidator = vine.create({
+  ...pageFields,
+  status: statusField().optional(),
+  sort: sortField(dictItemSort),
+})
+
+export const createDictItemValidator = vine.create({
+  label: label(),
+  value: vine.string().trim().minLength(1).maxLength(64).use(plainText()),
+  sort: sort().optional(),
+  status: statusField().optional(),
+  cssClass: cssClass(),
+})
+
+export const updateDictItemValidator = vine.create({
+  label: label().optional(),
+  value: vine.string().trim().minLength(1).maxLength(64).use(plainText()).optional(),
+  sort: sort().optional(),
+  status: statusField().optional(),
+  cssClass: cssClass(),
+})

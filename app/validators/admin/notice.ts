@@ -1,0 +1,36 @@
+import vine from '@vinejs/vine'
+import { NOTICE_LEVELS, NOTICE_STATUSES } from '#models/notice'
+import { optionalText, pageFields, plainText, sortField } from '#validators/admin/common'
+import { dateTimeField } from '#validators/admin/article'
+import { noticeSort } from '#transformers/admin/notice_transformer'
+
+/**
+ * Request shapes of /api/admin/notices. The body is Markdown source (raw HTML in it is shown as
+ * text: app/services/notice_markdown.ts). `publishedAt` defaults to now when published.
+ */
+const title = () => vine.string().trim().minLength(1).maxLength(128).use(plainText())
+const body = () => vine.string().trim().minLength(1).maxLength(20_000)
+
+export const listNoticesValidator = vine.create({
+  ...pageFields,
+  keyword: optionalText(100),
+  status: vine.enum(NOTICE_STATUSES).optional(),
+  level: vine.enum(NOTICE_LEVELS).optional(),
+  sort: sortField(noticeSort),
+})
+
+export const createNoticeValidator = vine.create({
+  title: title(),
+  body: body(),
+  level: vine.enum(NOTICE_LEVELS).optional(),
+  status: vine.enum(NOTICE_STATUSES).optional(),
+  publishedAt: dateTimeField(),
+})
+
+export const updateNoticeValidator = vine.create({
+  title: title().optional(),
+  body: body().optional(),
+  level: vine.enum(NOTICE_LEVELS).optional(),
+  status: vine.enum(NOTICE_STATUSES).optional(),
+  publishedAt: dateTimeField(),
+})

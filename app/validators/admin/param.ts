@@ -1,0 +1,35 @@
+import vine from '@vinejs/vine'
+import { PARAM_TYPES } from '#models/param'
+import { nullableText, optionalText, pageFields, sortField } from '#validators/admin/common'
+import { paramSort } from '#transformers/admin/param_transformer'
+
+/**
+ * Request shapes of /api/admin/params. `value` is text here; whether it fits `type` is the param
+ * service's check (it needs the stored type on an update), a 422 on `value`. `isSystem` is the
+ * seeder's, never the API's.
+ */
+export const PARAM_KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/
+const value = () => vine.string().maxLength(10_000)
+
+export const listParamsValidator = vine.create({
+  ...pageFields,
+  keyword: optionalText(100),
+  type: vine.enum(PARAM_TYPES).optional(),
+  sort: sortField(paramSort),
+})
+
+export const createParamValidator = vine.create({
+  key: vine.string().trim().regex(PARAM_KEY),
+  value: value(),
+  type: vine.enum(PARAM_TYPES),
+  isPublic: vine.boolean().optional(),
+  remark: nullableText(255),
+})
+
+export const updateParamValidator = vine.create({
+  key: vine.string().trim().regex(PARAM_KEY).optional(),
+  value: value().optional(),
+  type: vine.enum(PARAM_TYPES).optional(),
+  isPublic: vine.boolean().optional(),
+  remark: nullableText(255),
+})

@@ -220,6 +220,7 @@ test.group('Lists: CSV exports', (group) => {
       'account',
       'nickname',
       'email',
+      'emailVerified',
       'status',
       'lastLoginAt',
       'twoFactorEnabled',

@@ -39,6 +39,7 @@ test.group('Admin users: list and show', (group) => {
       'createdAt',
       'deptId',
       'email',
+      'emailVerified',
       'id',
       'lastLoginAt',
       'lockedUntil',

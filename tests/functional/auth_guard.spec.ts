@@ -276,6 +276,7 @@ test.group('JWT guard: every request re-reads the database', (group) => {
       'avatarUrl',
       'lastSignIn',
       'failedSinceLastSignIn',
+      'emailVerified',
     ])
     assert.notProperty(data.user, 'password')
     assert.notProperty(data.user, 'tokenVersion')

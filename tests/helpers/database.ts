@@ -4,6 +4,7 @@ import testUtils from '@adonisjs/core/services/test_utils'
 import limiter from '@adonisjs/limiter/services/main'
 import { forgetKnownBlocks } from '#auth/limits'
 import { forgetSnapshots } from '#auth/access_snapshot'
+import { forgetLoginRefusals } from '#auth/login_log'
 import { forgetCounts } from '#services/public/article_query_service'
 import { forgetSettings } from '#services/settings_cache'
 
@@ -39,6 +40,8 @@ export function withRealCommits(group: Group) {
 async function forgetLimits() {
   forgetKnownBlocks()
   forgetSnapshots()
+  // The login log's rows of this minute (a rolled-back test's would be counted into instead).
+  forgetLoginRefusals()
   forgetCounts()
   forgetSettings()
   await limiter.clear()

@@ -223,7 +223,11 @@ export function noticeLock({ userId, ip, windowEndsIn }: CeilingReached, logger:
   afterAnswer('mail.lock_notice', async () => {
     const user = await User.find(userId)
     if (!user || !user.emailVerified) return
-    const since = DateTime.utc().minus({ seconds: Math.max(0, capWindowSeconds - windowEndsIn) })
+    // windowEndsIn is in whole seconds (rounded up): a second earlier, so the window's first
+    // failures are not left out on a database that keeps milliseconds.
+    const since = DateTime.utc().minus({
+      seconds: Math.max(0, capWindowSeconds - windowEndsIn + 1),
+    })
     const rows: { ip: string }[] = await db
       .from('login_logs')
       .whereRaw('lower(account) = ?', [user.account.toLowerCase()])

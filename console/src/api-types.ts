@@ -2871,6 +2871,7 @@ export interface operations {
                 keyword?: string;
                 status?: "enabled" | "disabled";
                 roleId?: number;
+                deptId?: number;
                 sort?: "id" | "-id" | "account" | "-account" | "nickname" | "-nickname" | "email" | "-email" | "status" | "-status" | "lastLoginAt" | "-lastLoginAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;
@@ -3160,6 +3161,7 @@ export interface operations {
                 keyword?: string;
                 status?: "enabled" | "disabled";
                 roleId?: number;
+                deptId?: number;
                 sort?: "id" | "-id" | "account" | "-account" | "nickname" | "-nickname" | "email" | "-email" | "status" | "-status" | "lastLoginAt" | "-lastLoginAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;

@@ -1,7 +1,7 @@
 import { Route } from 'react-router-dom'
 import { Admin, CustomRoutes, Resource } from 'react-admin'
 import { Card, CardContent, Typography } from '@mui/material'
-import { useLogin, usePermissions, useTranslate } from 'react-admin'
+import { Title, useLogin, usePermissions, useTranslate } from 'react-admin'
 import { QueryClient } from '@tanstack/react-query'
 import { canAccess } from './access'
 import { authProvider, type Me, type MenuNode } from './authProvider'
@@ -33,6 +33,7 @@ function Dashboard() {
     .join(', ')
   return (
     <Card sx={{ mt: 2 }}>
+      <Title title="app.title" />
       <CardContent>
         <Typography variant="h6">
           {translate('app.welcome', { name: me.user.nickname || me.user.account })}

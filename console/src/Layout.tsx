@@ -46,6 +46,7 @@ const ICONS: Record<string, ReactNode> = {
   'online': <People />,
   'logininfor': <Login />,
   'log': <History />,
+  'key': <Key />,
 }
 const icon = (name: string | null) => (name && ICONS[name]) || <Circle />
 

@@ -56,6 +56,7 @@ export const ACCESS = {
     publish: 'content:article:publish',
   },
   'sessions': { list: 'monitor:session:list', delete: 'monitor:session:delete' },
+  'tokens': { list: 'monitor:token:list', delete: 'monitor:token:delete' },
   'login-logs': { list: 'monitor:login-log:list', export: 'monitor:login-log:export' },
   'audit-logs': { list: 'monitor:audit-log:list', export: 'monitor:audit-log:export' },
 } as const satisfies Record<string, Record<string, string>>

@@ -3866,6 +3866,7 @@ export interface operations {
                 keyword?: string;
                 status?: "enabled" | "disabled";
                 roleId?: number;
+                deptId?: number;
                 sort?: "id" | "-id" | "account" | "-account" | "nickname" | "-nickname" | "email" | "-email" | "status" | "-status" | "lastLoginAt" | "-lastLoginAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;
@@ -4155,6 +4156,7 @@ export interface operations {
                 keyword?: string;
                 status?: "enabled" | "disabled";
                 roleId?: number;
+                deptId?: number;
                 sort?: "id" | "-id" | "account" | "-account" | "nickname" | "-nickname" | "email" | "-email" | "status" | "-status" | "lastLoginAt" | "-lastLoginAt" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;

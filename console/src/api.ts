@@ -85,7 +85,7 @@ export async function api<T = any>(
 ): Promise<Envelope<T>> {
   const url = apiUrl(path, options.query)
   const headers: Record<string, string> = {
-    Accept: 'application/json',
+    'Accept': 'application/json',
     // The server's messages (a field's validation message) in the console's language.
     'Accept-Language': currentLocale() === 'zh' ? 'zh-CN' : 'en',
     ...authHeaders(),

@@ -15,7 +15,8 @@ let pendingMe: Promise<Me> | null = null
 /** The latest /me answer: canAccess reads it (react-admin asks once per button and row). */
 let lastMe: Me | null = null
 function fetchMe(): Promise<Me> {
-  if (!tokens.get()) return Promise.reject(new HttpError('Please sign in', 401))
+  // Messages are translation keys: react-admin translates what it shows.
+  if (!tokens.get()) return Promise.reject(new HttpError('ra.auth.auth_check_error', 401))
   pendingMe ??= api<Me>('auth/me')
     .then(({ data }) => (lastMe = data))
     .finally(() => (pendingMe = null))
@@ -103,14 +104,14 @@ export const authProvider: AuthProvider = {
   },
 
   async checkAuth() {
-    if (!tokens.get()) throw new Error('Please sign in')
+    if (!tokens.get()) throw new Error('ra.auth.auth_check_error')
   },
 
   /** 401: the token is gone (expired, revoked, password reset): back to the login page. */
   async checkError(error) {
     if (error?.status === 401) {
       tokens.clear()
-      throw new Error('Your session has ended, please sign in again')
+      throw new Error('ra.notification.logged_out')
     }
     // 403 and the rest: stay signed in; the page shows the error message.
   },

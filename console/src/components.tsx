@@ -35,6 +35,7 @@ import type { Action, Resource } from './access'
 import { useAccess } from './useAccess'
 import { apiError, apiUrl, authHeaders } from './api'
 import { SORTABLE, listQuery } from './dataProvider'
+import { en } from './i18n/en'
 
 export const STATUS_CHOICES = [
   { id: 'enabled', name: 'app.status.enabled' },
@@ -45,6 +46,19 @@ export const STATUS_CHOICES = [
 export function StatusChip({ value }: { value: string }) {
   const translate = useTranslate()
   return <Chip size="small" label={translate(`app.status.${value}`, { _: value })} />
+}
+
+/** A group of API enum values with their texts (i18n: `app.choice.<group>.<value>`). */
+export type ChoiceGroup = keyof typeof en.app.choice
+
+/** Select-input choices of an enum: react-admin translates the names. */
+export const choicesOf = <G extends ChoiceGroup>(group: G) =>
+  Object.keys(en.app.choice[group]).map((id) => ({ id, name: `app.choice.${group}.${id}` }))
+
+/** An enum value (a log's outcome, a token's status) as a chip, in the console's language. */
+export function ChoiceChip({ group, value }: { group: ChoiceGroup; value: string }) {
+  const translate = useTranslate()
+  return <Chip size="small" label={translate(`app.choice.${group}.${value}`, { _: value })} />
 }
 
 /** The label of a list's row-actions column (RowActions): first on a phone, last otherwise. */
@@ -136,9 +150,19 @@ export const ListActions = () => (
 )
 
 /** The list page of a resource: the default sort is the server's (no `sort` sent). */
-export function ResourceList(props: { filters: ReactElement[]; children: ReactNode }) {
+export function ResourceList(props: {
+  filters: ReactElement[]
+  children: ReactNode
+  aside?: ReactElement
+}) {
   return (
-    <List filters={props.filters} exporter={false} sort={NO_SORT} actions={<ListActions />}>
+    <List
+      filters={props.filters}
+      exporter={false}
+      sort={NO_SORT}
+      actions={<ListActions />}
+      aside={props.aside}
+    >
       <Grid rowClick="edit">{props.children}</Grid>
     </List>
   )

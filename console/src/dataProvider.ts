@@ -54,6 +54,12 @@ export const SORTABLE: { [R in Resource]?: readonly string[] } = {
     'outcome',
   ] satisfies Sortable<'admin.audit_logs.index'>,
   'sessions': ['createdAt', 'lastSeenAt'] satisfies Sortable<'admin.sessions.index'>,
+  'tokens': [
+    'name',
+    'createdAt',
+    'expiresAt',
+    'lastUsedAt',
+  ] satisfies Sortable<'admin.api_tokens.index'>,
 }
 
 /**

@@ -12,6 +12,11 @@ import { clearInbox, tokenIn, waitForMail } from '#tests/helpers/smtp'
 import env from '#start/env'
 import { withRealCommits } from '#tests/helpers/database'
 import Menu from '#models/menu'
+import Dept from '#models/dept'
+import LoginLog from '#models/login_log'
+import AuditLog from '#models/audit_log'
+import { ArticleFactory } from '#database/factories/article_factory'
+import { apiTokenFor } from '#tests/helpers/api_tokens'
 import {
   ADMIN_ACCOUNT,
   ADMIN_PASSWORD,
@@ -179,6 +184,72 @@ async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Sign in' }).waitFor()
 }
 
+/** A console tab signed in as `userId` (a real session, no captcha: the login has its tests). */
+async function openAs(
+  browser: Browser,
+  base: string,
+  userId: number,
+  options: { viewport?: { width: number; height: number }; locale?: string } = {}
+) {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    locale: options.locale,
+  })
+  const tab = await context.newPage()
+  const { token, sessionId } = await sessionToken(userId)
+  await tab.goto(`${base}/#/login`)
+  await tab.evaluate((value) => localStorage.setItem('rbac.token', value), token)
+  await tab.goto(`${base}/#/`)
+  await tab.reload()
+  await tab.getByText('Welcome,').waitFor() // the dashboard (a phone hides the sidebar)
+  return { context, tab, sessionId }
+}
+
+/**
+ * Latin words a person reads on a page in Chinese that are not data: the visible text, less what
+ * the API sent (account names, titles, user agents, ...: every string of the JSON answers the
+ * page received, except menu names, which the console translates), permission codes, paths,
+ * addresses, and the words kept as they are in Chinese (ALLOWED_LATIN).
+ */
+const ALLOWED_LATIN = new Set(
+  'ID IP API JWT TOTP JSON URL CSV PNG JPEG GIF WebP MB px https http QR Google Microsoft Authenticator Password'.split(
+    ' '
+  )
+)
+function dataWords(value: unknown, words: Set<string>, inMenu = false) {
+  if (typeof value === 'string') {
+    for (const word of value.match(/[A-Za-z]{2,}/g) ?? []) words.add(word)
+  } else if (Array.isArray(value)) {
+    for (const item of value) dataWords(item, words, inMenu)
+  } else if (value && typeof value === 'object') {
+    const menuNode = 'permission' in value && 'component' in value
+    for (const [key, item] of Object.entries(value)) {
+      if (key === 'name' && (menuNode || inMenu)) continue
+      dataWords(item, words, key === 'menus')
+    }
+  }
+}
+function collectApiWords(page: Page) {
+  const words = new Set<string>()
+  page.on('response', async (response) => {
+    if (!new URL(response.url()).pathname.startsWith('/api/')) return
+    if (!(response.headers()['content-type'] ?? '').includes('json')) return
+    try {
+      dataWords(await response.json(), words)
+    } catch {}
+  })
+  return words
+}
+async function untranslated(page: Page, data: Set<string>): Promise<string[]> {
+  const text = await page.locator('body').innerText()
+  const words = text
+    .split(/\s+/)
+    // Codes (system:user:list), paths and URLs, addresses, hints (…abcd): not words.
+    .filter((token) => !/[:/@…]/.test(token))
+    .flatMap((token) => token.match(/[A-Za-z]{2,}/g) ?? [])
+  return [...new Set(words)].filter((word) => !ALLOWED_LATIN.has(word) && !data.has(word))
+}
+
 test.group('Console in Chromium', (group) => {
   withRealCommits(group)
   let browser: Browser
@@ -223,6 +294,7 @@ test.group('Console in Chromium', (group) => {
       'Online administrators',
       'Login log',
       'Audit log',
+      'API tokens',
     ])
     await admin.screenshot({ path: `${SHOTS}/sidebar.png` })
     // Every page it holds opens without an error (screenshots kept for a look).
@@ -531,7 +603,13 @@ test.group('Console in Chromium', (group) => {
     await page.waitForURL(/#\/account\/tokens$/)
     await page.locator('input[name="name"]').fill('nightly export')
     await page.locator('input[name="expiresInDays"]').fill('7')
+    // Codes from the menu tree: one button, then a whole page found by the search box.
     await page.getByLabel('system:user:list').check()
+    await page.locator('input[name="permission-search"]').fill('article')
+    await page.getByLabel('system:user:list').waitFor({ state: 'detached' })
+    await page.getByRole('checkbox', { name: 'Articles' }).check()
+    await page.getByText('6 codes selected').waitFor()
+    await page.screenshot({ path: `${SHOTS}/api-token-codes.png` })
     await page.getByRole('button', { name: 'Create token' }).click()
     const shown = page.locator('[data-testid="new-token"]')
     await shown.waitFor()
@@ -540,7 +618,14 @@ test.group('Console in Chromium', (group) => {
     await page.locator('table tbody tr', { hasText: 'nightly export' }).waitFor()
     await page.screenshot({ path: `${SHOTS}/api-token.png`, fullPage: true })
     const row = await db.from('api_tokens').where('name', 'nightly export').firstOrFail()
-    assert.deepEqual(JSON.parse(row.permissions), ['system:user:list'])
+    assert.sameMembers(JSON.parse(row.permissions), [
+      'system:user:list',
+      'content:article:list',
+      'content:article:create',
+      'content:article:update',
+      'content:article:delete',
+      'content:article:publish',
+    ])
     assert.closeTo(Number(row.expires_at) - Number(row.created_at), 7 * 86_400_000, 60_000)
 
     const call = async (path: string) => {
@@ -788,20 +873,7 @@ test.group('Console in Chromium', (group) => {
       .whereIn('id', [creator.id, locked.id])
       .update({ password_change_required: false })
 
-    /** A console tab signed in as `userId` (a real session, no captcha: the login has its tests). */
-    const openAs = async (userId: number, viewport = { width: 1280, height: 800 }) => {
-      const context = await browser.newContext({ viewport })
-      const tab = await context.newPage()
-      const { token, sessionId } = await sessionToken(userId)
-      await tab.goto(`${server.url}/#/login`)
-      await tab.evaluate((value) => localStorage.setItem('rbac.token', value), token)
-      await tab.goto(`${server.url}/#/`)
-      await tab.reload()
-      await tab.getByText('Welcome,').waitFor() // the dashboard (a phone hides the sidebar)
-      return { context, tab, sessionId }
-    }
-
-    const asCreator = await openAs(creator.id)
+    const asCreator = await openAs(browser, server.url, creator.id)
     const lists: number[] = []
     asCreator.tab.on('response', (response) => {
       if (new URL(response.url()).pathname === '/api/admin/users') lists.push(response.status())
@@ -822,7 +894,9 @@ test.group('Console in Chromium', (group) => {
 
     // The super admin on a phone: each row's actions sit behind its "more" button, on screen.
     const admin = await seededAdmin()
-    const phone = await openAs(admin.id, { width: 390, height: 844 })
+    const phone = await openAs(browser, server.url, admin.id, {
+      viewport: { width: 390, height: 844 },
+    })
     await phone.tab.goto(`${server.url}/#/users`)
     const rowOf = (account: string) => phone.tab.locator('table tbody tr', { hasText: account })
     const actionsOf = async (account: string) => {
@@ -867,7 +941,7 @@ test.group('Console in Chromium', (group) => {
     await phone.context.close()
 
     // Chinese: the switcher in the app bar; labels, titles and the choice survive a reload.
-    const desk = await openAs(admin.id)
+    const desk = await openAs(browser, server.url, admin.id)
     // Sorting is the server's: a column header sends `sort=field`, then `sort=-field`.
     await desk.tab.goto(`${server.url}/#/users`)
     await desk.tab.locator('table tbody tr').first().waitFor()
@@ -902,6 +976,193 @@ test.group('Console in Chromium', (group) => {
     await desk.tab.screenshot({ path: `${SHOTS}/conflict-zh.png` })
     await desk.context.close()
   })
+
+  test('in Chinese, every page of the console is Chinese: no English left but data and codes', async ({
+    assert,
+  }) => {
+    const admin = await seededAdmin()
+    // Something on every list: an API token, articles, log lines of each outcome shown.
+    await apiTokenFor(admin, ['system:user:list'], { name: 'nightly' })
+    await ArticleFactory.merge({ authorId: admin.id }).create()
+    await ArticleFactory.merge({ authorId: admin.id }).apply('scheduled').create()
+    for (const outcome of ['succeeded', 'wrong_password', 'mfa_failed'] as const) {
+      await LoginLog.create({
+        account: ADMIN_ACCOUNT,
+        userId: admin.id,
+        ip: '127.0.0.1',
+        userAgent: 'curl/8',
+        outcome,
+        count: 1,
+      })
+    }
+    for (const outcome of ['succeeded', 'refused'] as const) {
+      await AuditLog.create({
+        actorId: admin.id,
+        actor: ADMIN_ACCOUNT,
+        tokenId: null,
+        permission: 'system:user:update',
+        targetType: 'user',
+        targetId: String(admin.id),
+        outcome,
+        reason: null,
+        requestId: null,
+        ip: '127.0.0.1',
+        count: 1,
+        changes: null,
+        createdAt: DateTime.now(),
+      })
+    }
+    // A browser set to Chinese; the console still starts in English (its own choice).
+    const { tab, context } = await openAs(browser, server.url, admin.id, { locale: 'zh-CN' })
+    const data = collectApiWords(tab)
+    // The check sees English where there is some.
+    assert.includeMembers(await untranslated(tab, data), ['Welcome', 'Roles'])
+    // As a user: the language menu in the app bar.
+    await tab.getByRole('button', { name: 'English' }).click()
+    await tab.getByRole('menuitem', { name: '简体中文' }).click()
+    await tab.locator(SIDEBAR).getByText('用户管理').waitFor()
+    await tab.reload()
+    await tab.locator(SIDEBAR).getByText('用户管理').waitFor()
+
+    const found: Record<string, string[]> = {}
+    const look = async (name: string) => {
+      await tab.waitForLoadState('networkidle')
+      await tab.locator('.MuiLinearProgress-root, .MuiCircularProgress-root').first().waitFor({
+        state: 'detached',
+        timeout: 10_000,
+      })
+      await tab.screenshot({ path: `${SHOTS}/zh-${name}.png`, fullPage: true })
+      const words = await untranslated(tab, data)
+      if (words.length) found[name] = words
+    }
+    await look('dashboard')
+    const links = trimAll(await sidebarLinks(tab))
+    assert.lengthOf(links, 9)
+    for (const link of links) {
+      await tab.locator(`${SIDEBAR} a`, { hasText: link }).click()
+      await tab.locator('#react-admin-title', { hasText: link }).waitFor()
+      await look(new URL(tab.url()).hash.slice(2))
+    }
+    // The filter menu of a list (its inputs' labels).
+    await tab.locator(`${SIDEBAR} a`, { hasText: '用户管理' }).click()
+    await tab.getByRole('button', { name: '添加筛选' }).click()
+    await look('users-filters')
+    await tab.keyboard.press('Escape')
+    for (const route of [
+      '/users/create',
+      `/users/${admin.id}`,
+      '/roles/create',
+      '/menus/create',
+      '/depts/create',
+      '/articles/create',
+      '/password',
+      '/account',
+      '/account/2fa',
+      '/account/tokens',
+      '/account/devices',
+    ]) {
+      await tab.goto(`${server.url}/#${route}`)
+      await look(route.slice(1).replaceAll('/', '-'))
+    }
+    // The user menu.
+    await tab.locator('header button[aria-label="个人"]').click()
+    await look('user-menu')
+    await tab.keyboard.press('Escape')
+    assert.deepEqual(found, {})
+    await context.close()
+  }).timeout(180_000)
+
+  test('Monitor > API tokens: every account listed, filtered by owner, one revoked', async ({
+    assert,
+  }) => {
+    const admin = await seededAdmin()
+    const owner = await createAdmin('tokenowner1')
+    await apiTokenFor(admin, ['system:user:list'], { name: 'admin script' })
+    const { row } = await apiTokenFor(owner, ['system:user:list'], { name: 'owner script' })
+    const { tab, context } = await openAs(browser, server.url, admin.id)
+    await tab.locator(`${SIDEBAR} a`, { hasText: 'API tokens' }).click()
+    await tab.waitForURL(/#\/tokens/)
+    const rows = tab.locator('table tbody tr')
+    await rows.filter({ hasText: 'admin script' }).waitFor()
+    await rows.filter({ hasText: 'owner script' }).waitFor()
+    // Filtered by the owner's account (the server's `account` filter).
+    const asked = tab.waitForRequest((request) => request.url().includes('account=tokenowner1'))
+    await tab.locator('input[name="account"]').fill('tokenowner1')
+    await asked
+    await rows.filter({ hasText: 'admin script' }).waitFor({ state: 'detached' })
+    assert.deepEqual(trimAll(await rows.locator('td:nth-child(3)').allInnerTexts()), [
+      'owner script',
+    ])
+    await tab.screenshot({ path: `${SHOTS}/api-tokens.png` })
+    await rows.filter({ hasText: 'owner script' }).getByRole('button', { name: 'Revoke' }).click()
+    await tab.getByText('Revoke the token "owner script" of tokenowner1?').waitFor()
+    await tab.getByRole('button', { name: 'Confirm' }).click()
+    await tab.getByText('Token revoked').waitFor()
+    await rows.filter({ hasText: 'owner script' }).waitFor({ state: 'detached' })
+    assert.isNull(await db.from('api_tokens').where('id', row.id).first())
+    assert.isNotNull(await db.from('api_tokens').where('name', 'admin script').first())
+    const audited = await db
+      .from('audit_logs')
+      .where({ target_type: 'token', target_id: String(row.id) })
+      .first()
+    assert.equal(audited?.permission, 'monitor:token:delete')
+    await context.close()
+  }).timeout(90_000)
+
+  test('users: a department column, and the department tree filters the list to a branch', async ({
+    assert,
+  }) => {
+    const admin = await seededAdmin()
+    const root = await Dept.root()
+    const sales = await Dept.create({
+      name: 'Sales',
+      parentId: root.id,
+      sort: 1,
+      status: 'enabled',
+    })
+    const east = await Dept.create({
+      name: 'Sales East',
+      parentId: sales.id,
+      sort: 1,
+      status: 'enabled',
+    })
+    const lab = await Dept.create({ name: 'Lab', parentId: root.id, sort: 2, status: 'enabled' })
+    for (const [account, deptId] of [
+      ['seller1', sales.id],
+      ['seller2', east.id],
+      ['chemist1', lab.id],
+    ] as const) {
+      const user = await createAdmin(account)
+      await db.from('users').where('id', user.id).update({ dept_id: deptId })
+    }
+    const { tab, context } = await openAs(browser, server.url, admin.id)
+    await tab.goto(`${server.url}/#/users`)
+    const rows = tab.locator('table tbody tr')
+    await rows.filter({ hasText: 'seller2' }).waitFor()
+    // The column: the department's name.
+    await rows.filter({ hasText: 'seller2' }).getByText('Sales East').waitFor()
+    const tree = tab.locator('[data-testid="dept-filter"]')
+    const accounts = async () =>
+      trimAll(await rows.locator('td:nth-child(2)').allInnerTexts()).sort()
+
+    let asked = tab.waitForRequest((request) => request.url().includes(`deptId=${sales.id}`))
+    await tree.getByRole('button', { name: 'Sales', exact: true }).click()
+    await asked
+    await rows.filter({ hasText: 'chemist1' }).waitFor({ state: 'detached' })
+    assert.deepEqual(await accounts(), ['seller1', 'seller2'])
+    await tab.screenshot({ path: `${SHOTS}/users-dept-filter.png` })
+
+    asked = tab.waitForRequest((request) => request.url().includes(`deptId=${east.id}`))
+    await tree.getByRole('button', { name: 'Sales East' }).click()
+    await asked
+    await rows.filter({ hasText: 'seller1' }).waitFor({ state: 'detached' })
+    assert.deepEqual(await accounts(), ['seller2'])
+
+    await tree.getByRole('button', { name: 'All departments' }).click()
+    await rows.filter({ hasText: 'chemist1' }).waitFor()
+    assert.includeMembers(await accounts(), ['chemist1', 'seller1', 'seller2', ADMIN_ACCOUNT])
+    await context.close()
+  }).timeout(90_000)
 
   test('with no token the login page is usable at once: no /api/auth/me, no captcha before the account', async ({
     assert,

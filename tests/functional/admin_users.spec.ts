@@ -4,6 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import hash from '@adonisjs/core/services/hash'
 import User from '#models/user'
 import Article from '#models/article'
+import Dept from '#models/dept'
 import { PERMISSIONS } from '#auth/permissions'
 import { isolate } from '#tests/helpers/database'
 import { RoleFactory } from '#database/factories/role_factory'
@@ -69,6 +70,29 @@ test.group('Admin users: list and show', (group) => {
     assert.deepEqual(await accounts({ status: 'disabled' }), ['carol'])
     assert.deepEqual(await accounts({ roleId: editors.id }), ['bob'])
 
+    // deptId: that department and every department below it (not its parent nor its siblings).
+    const dept = (name: string, parentId: number | null) =>
+      Dept.create({ name, parentId, sort: 0, status: 'enabled' })
+    const head = await dept('Head office', null)
+    const sales = await dept('Sales', head.id)
+    const east = await dept('Sales east', sales.id)
+    const rnd = await dept('R&D', head.id)
+    const moveTo = (account: string, deptId: number) =>
+      User.query().where('account', account).update({ deptId })
+    await moveTo('alice', sales.id)
+    await moveTo('bob', east.id)
+    await moveTo('carol', rnd.id)
+    await moveTo('under_score', head.id)
+    assert.deepEqual(await accounts({ deptId: sales.id, sort: 'account' }), ['alice', 'bob'])
+    assert.deepEqual(await accounts({ deptId: east.id }), ['bob'])
+    assert.deepEqual(await accounts({ deptId: head.id, sort: 'account' }), [
+      'alice',
+      'bob',
+      'carol',
+      'under_score',
+    ])
+    assert.deepEqual(await accounts({ deptId: 424242 }), [])
+
     const page3 = await client
       .get('/api/admin/users')
       .qs({ pageSize: 2, pageNum: 3 })
@@ -82,6 +106,7 @@ test.group('Admin users: list and show', (group) => {
       { name: 'pageNum 0', qs: { pageNum: 0 }, field: 'pageNum' },
       { name: 'unknown status', qs: { status: 'gone' }, field: 'status' },
       { name: 'roleId not a number', qs: { roleId: 'x' }, field: 'roleId' },
+      { name: 'deptId not a number', qs: { deptId: 'x' }, field: 'deptId' },
       { name: 'keyword too long', qs: { keyword: 'k'.repeat(65) }, field: 'keyword' },
     ])
     .run(async ({ client, assert }, row) => {

@@ -45,6 +45,15 @@ export default class UserService {
     if (filters.roleId) {
       query.whereIn('id', db.from('user_roles').select('user_id').where('role_id', filters.roleId))
     }
+    if (filters.deptId) {
+      // The department and its whole subtree (a recursive CTE: SQLite and PostgreSQL alike).
+      query.whereRaw(
+        `users.dept_id in (with recursive subtree(id) as (select cast(? as integer) union all
+          select depts.id from depts join subtree on depts.parent_id = subtree.id)
+          select id from subtree)`,
+        [filters.deptId]
+      )
+    }
     return ordered(query, filters.sort, userSort, [{ column: 'id', order: 'asc' }])
   }
 

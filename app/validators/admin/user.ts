@@ -44,6 +44,8 @@ const userFilters = {
   keyword: optionalText(64),
   status: statusField().optional(),
   roleId: idField().optional(),
+  /** A department and every department below it. */
+  deptId: idField().optional(),
   sort: sortField(userSort),
 }
 

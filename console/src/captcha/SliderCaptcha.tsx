@@ -35,6 +35,9 @@ export function SliderCaptcha({
   onToken: (token: string | null) => void
 }) {
   const text = useLoginText().captcha
+  // Read by the loading effect without restarting it on a language switch.
+  const unprepared = useRef(text.unprepared)
+  unprepared.current = text.unprepared
   const [slider, setSlider] = useState<Slider | null>(null)
   const [state, setState] = useState<State>('idle')
   const [x, setX] = useState(0)
@@ -73,7 +76,7 @@ export function SliderCaptcha({
       })
       const solution = await solvePow(data.pow, signal)
       if (signal.aborted) return
-      if (!solution) throw new Error('The puzzle could not be prepared: please try again')
+      if (!solution) throw new Error(unprepared.current)
       const drawn = await api<Slider>('auth/captcha', {
         method: 'POST',
         body: {

@@ -1,3 +1,9 @@
+import type { components } from '../api-types'
+
+type Schemas = components['schemas']
+/** Every value of an API enum, each with its text (a new value fails the typecheck here). */
+type Each<T extends string> = Record<T, string>
+
 /**
  * The console's own English texts (react-admin's are ra-language-english). Field labels follow
  * react-admin's convention, `resources.<resource>.fields.<source>`; titles of the create and edit
@@ -101,6 +107,153 @@ export const en = {
       enabled: 'enabled',
       disabled: 'disabled',
     },
+    /** The values of the API's enums as the console shows them (chips, select inputs). */
+    choice: {
+      article_status: {
+        draft: 'draft',
+        published: 'published',
+        archived: 'archived',
+        scheduled: 'scheduled',
+      },
+      category: {
+        news: 'news',
+        guide: 'guide',
+        release: 'release',
+        announcement: 'announcement',
+        engineering: 'engineering',
+      },
+      menu_type: { directory: 'directory', menu: 'menu', button: 'button' },
+      data_scope: {
+        all: 'all',
+        dept_and_children: 'department and below',
+        dept: 'department',
+        self: 'own records',
+        custom: 'custom',
+      },
+      login_outcome: {
+        succeeded: 'succeeded',
+        unknown_account: 'unknown account',
+        wrong_password: 'wrong password',
+        account_disabled: 'account disabled',
+        captcha_token_invalid: 'captcha invalid',
+        throttled: 'throttled',
+        mfa_required: 'second step asked',
+        mfa_failed: 'second step failed',
+        mfa_token_invalid: 'second step expired',
+        recovery_code_used: 'recovery code used',
+        device_token_reused: 'device key reused',
+        reset_link_sent: 'reset link sent',
+        device_link_sent: 'device link sent',
+        password_reset: 'password reset',
+        device_enrolled: 'browser trusted',
+      } satisfies Each<Schemas['LoginLog']['outcome']>,
+      audit_outcome: { succeeded: 'succeeded', refused: 'refused' },
+      token_status: {
+        active: 'active',
+        expired: 'expired',
+        revoked: 'revoked',
+      } satisfies Each<Schemas['OwnApiToken']['status']>,
+    },
+    /** Help under some form inputs. */
+    help: {
+      role_code: 'lowercase letters, digits, _ and -',
+      menu_path: 'a relative route like users, or an https:// URL',
+      menu_component: 'the view, like system/user/index',
+      menu_permission: 'buttons: a code like content:article:publish',
+      article_slug: 'left empty: made from the title',
+      article_cover: 'https:// URL or a site path',
+    },
+    menus: { top_level: '(top level)' },
+    depts: {
+      add: 'Add a department',
+      none: '(none)',
+      delete_confirm: 'Delete "%{name}"?',
+      deleted: 'Department deleted',
+      filter: 'Department',
+      all: 'All departments',
+    },
+    api_tokens: {
+      revoke: 'Revoke',
+      revoke_confirm:
+        'Revoke the token "%{name}" of %{account}? Scripts using it are refused from now on.',
+      revoked: 'Token revoked',
+    },
+    account: {
+      title: 'My account',
+      tabs: { profile: 'Profile', two_factor: 'Second factor', tokens: 'API tokens' },
+      copy: 'Copy',
+      copied: 'Copied to the clipboard',
+      copy_failed: 'Select the text and copy it by hand',
+    },
+    profile: {
+      title: 'Profile',
+      account: 'Account',
+      nickname: 'Nickname',
+      email: 'Email',
+      saved: 'Profile saved',
+      avatar: 'Avatar',
+      avatar_help: 'PNG, JPEG, GIF or WebP, at most 2 MB; it is cropped to a 256 px square.',
+      avatar_drop: 'Drop an image here, or click to choose one',
+      upload: 'Upload',
+      uploaded: 'Avatar changed',
+      /** Refusals of PUT /api/auth/avatar, by the error's rule (E_VALIDATION_ERROR) or status. */
+      avatar_errors: {
+        required: 'The file is empty.',
+        size: 'The image is larger than 2 MB.',
+        image: 'This is not a PNG, JPEG, GIF or WebP image the server can read.',
+        dimensions: 'The image has too many pixels (at most 24 megapixels).',
+        too_large: 'The upload is too large.',
+      },
+    },
+    second_factor: {
+      title: 'Second factor (authenticator app)',
+      on: 'On',
+      off: 'Off',
+      required: 'Your organisation requires a second factor: set it up before you go on.',
+      intro:
+        'After your password, signing in will also ask for a 6-digit code from an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password, ...).',
+      password: 'Current password',
+      start: 'Start setup',
+      scan: 'Scan this QR code with the app, or type the key below into it.',
+      qr_alt: 'QR code for the authenticator app',
+      secret: 'Key',
+      code: 'Code from the app',
+      confirm: 'Turn on',
+      recovery_title: 'Recovery codes',
+      recovery_help:
+        'Each code signs you in once if you lose the phone. They are shown only now: copy or print them and keep them somewhere safe.',
+      done: 'I have kept them',
+      enabled: 'Second factor turned on',
+      disable_help: 'To turn it off, enter your password and a current code or a recovery code.',
+      disable_code: 'Code or recovery code',
+      disable: 'Turn off',
+      disabled: 'Second factor turned off',
+    },
+    own_tokens: {
+      intro:
+        'An API token lets a script call the admin API (/api/admin/*) as you, with only the codes you pick and never more than you hold at the time of each call.',
+      create: 'New token',
+      name: 'Name',
+      expires_in_days: 'Expires in (days)',
+      codes: 'Permission codes',
+      search: 'Find a menu or a code',
+      selected: '%{smart_count} code selected |||| %{smart_count} codes selected',
+      nothing_found: 'No menu or code matches.',
+      submit: 'Create token',
+      created: 'Token created',
+      shown_once: 'Copy the token now: it is shown only this once.',
+      yours: 'Your tokens',
+      none: 'No tokens yet.',
+      hint: 'Ends with',
+      status: 'Status',
+      created_at: 'Created',
+      expires_at: 'Expires',
+      last_used_at: 'Last used',
+      revoke: 'Revoke',
+      revoke_title: 'Revoke: %{name}',
+      revoke_confirm: 'Scripts using this token will be refused from now on.',
+      revoked: 'Token revoked',
+    },
   },
   resources: {
     'users': {
@@ -109,11 +262,12 @@ export const en = {
         lastLoginAt: 'Last login',
         lockedUntil: 'Locked until',
         roleIds: 'Roles',
+        deptId: 'Department',
       },
     },
     'roles': {
       page: { create: 'Create role', edit: 'Edit role %{recordRepresentation}' },
-      fields: { isSystem: 'System' },
+      fields: { isSystem: 'System', dataScope: 'Data scope', deptIds: 'Departments' },
     },
     'menus': {
       page: { create: 'Create menu', edit: 'Edit menu %{recordRepresentation}' },
@@ -122,6 +276,16 @@ export const en = {
     'depts': {
       page: { create: 'Create department', edit: 'Edit department %{recordRepresentation}' },
       fields: { parentId: 'Parent', dataScope: 'Data scope', deptIds: 'Departments' },
+    },
+    'tokens': {
+      fields: {
+        account: 'Owner',
+        hint: 'Ends with',
+        permissions: 'Permission codes',
+        lastUsedAt: 'Last used',
+        lastUsedIp: 'Last address',
+        expiresAt: 'Expires',
+      },
     },
     'articles': {
       page: { create: 'Create article', edit: 'Edit article %{recordRepresentation}' },

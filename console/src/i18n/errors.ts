@@ -75,6 +75,12 @@ export const ERRORS: Record<Locale, Record<ErrorCode, string>> = {
   },
 }
 
+/** An answer without a known code (a proxy's 502 page, say). */
+export const REQUEST_FAILED: Record<Locale, string> = {
+  en: 'Request failed (%{status})',
+  zh: '请求失败（%{status}）',
+}
+
 const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '')
 
 /**
@@ -84,7 +90,9 @@ const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '')
 export function errorMessage(code: string | undefined, status: number, server?: string) {
   const texts = ERRORS[currentLocale()] as Record<string, string>
   const text = code ? texts[code] : undefined
-  if (!text) return server ?? `Request failed (${status})`
+  if (!text) {
+    return server ?? REQUEST_FAILED[currentLocale()].replace('%{status}', String(status))
+  }
   const generic = (ERRORS.en as Record<string, string>)[code!]
   const saysMore = server && plain(server) !== plain(generic) && status !== 401
   return saysMore ? `${text} (${server})` : text

@@ -19,6 +19,7 @@ const en = {
     failed: 'Not quite: try again',
     retry: 'Try again',
     handle: 'Puzzle piece: arrow keys move it 1 px, with Shift 10 px; Enter checks',
+    unprepared: 'The puzzle could not be prepared: please try again',
   },
   secondStep: {
     title: 'Second step',
@@ -75,6 +76,7 @@ const zh: LoginText = {
     failed: '位置不对，请重试',
     retry: '重试',
     handle: '拼块：方向键每次移动 1 像素，按住 Shift 移动 10 像素；回车校验',
+    unprepared: '拼图未能准备好，请重试',
   },
   secondStep: {
     title: '第二步验证',

@@ -6,8 +6,6 @@ import type { en } from './en'
  * key missing here falls back to English (i18n/index.ts merges this over the English messages),
  * so pages added in English keep working in Chinese.
  */
-type Deep<T> = { [K in keyof T]?: T[K] extends string ? string : Deep<T[K]> }
-
 const ra = {
   action: {
     add_filter: '添加筛选',
@@ -146,11 +144,26 @@ const seededMenus = {
   'Online administrators': '在线管理员',
   'Login log': '登录日志',
   'Audit log': '操作日志',
+  'API tokens': 'API 令牌',
+  // The button nodes under each page (app/auth/permissions.ts, ACTION_NAMES and CODE_NAMES).
+  'Query': '查询',
+  'Create': '新增',
+  'Edit': '修改',
+  'Delete': '删除',
+  'Reset password': '重置密码',
+  'Assign roles': '分配角色',
+  'Assign menus': '分配菜单',
+  'Unlock': '解锁',
+  'Reset second factor': '重置双重验证',
+  'Publish': '发布',
+  'Export': '导出',
+  'Force logout': '强制下线',
+  'Revoke': '撤销',
 }
 
 /**
- * Sections added since, typed complete: a key added to them in en.ts fails the typecheck until it
- * is translated here.
+ * The console's texts, typed complete: a key added in en.ts fails the typecheck until it is
+ * translated here (tests/unit/console_i18n.spec.ts checks the same at run time).
  */
 type Complete<T> = { [K in keyof T]: T[K] extends string ? string : Complete<T[K]> }
 const signInNotice: Complete<typeof en.app.sign_in_notice> = {
@@ -181,7 +194,7 @@ const devices: Complete<typeof en.app.devices> = {
   revoked: '设备已撤销',
 }
 
-const app: Deep<typeof en> = {
+const app: Complete<Pick<typeof en, 'app' | 'resources'>> = {
   app: {
     title: '管理控制台',
     welcome: '欢迎，%{name}',
@@ -244,15 +257,154 @@ const app: Deep<typeof en> = {
     menu_tree: '菜单和按钮',
     search: '搜索',
     status: { enabled: '启用', disabled: '停用' },
+    choice: {
+      article_status: {
+        draft: '草稿',
+        published: '已发布',
+        archived: '已归档',
+        scheduled: '定时发布',
+      },
+      category: {
+        news: '新闻',
+        guide: '指南',
+        release: '发布说明',
+        announcement: '公告',
+        engineering: '技术',
+      },
+      menu_type: { directory: '目录', menu: '菜单', button: '按钮' },
+      data_scope: {
+        all: '全部数据',
+        dept_and_children: '本部门及以下',
+        dept: '本部门',
+        self: '仅本人',
+        custom: '自定义',
+      },
+      login_outcome: {
+        succeeded: '成功',
+        unknown_account: '账号不存在',
+        wrong_password: '密码错误',
+        account_disabled: '账号已停用',
+        captcha_token_invalid: '验证码无效',
+        throttled: '已限流',
+        mfa_required: '需要第二步验证',
+        mfa_failed: '第二步验证失败',
+        mfa_token_invalid: '第二步验证已过期',
+        recovery_code_used: '使用了恢复码',
+        device_token_reused: '设备密钥被重复使用',
+        reset_link_sent: '已发送重置链接',
+        device_link_sent: '已发送设备链接',
+        password_reset: '密码已重置',
+        device_enrolled: '浏览器已受信任',
+      },
+      audit_outcome: { succeeded: '成功', refused: '被拒绝' },
+      token_status: { active: '有效', expired: '已过期', revoked: '已撤销' },
+    },
+    help: {
+      role_code: '小写字母、数字、_ 和 -',
+      menu_path: '相对路由（如 users）或 https:// 网址',
+      menu_component: '视图，如 system/user/index',
+      menu_permission: '按钮：权限标识，如 content:article:publish',
+      article_slug: '留空则根据标题生成',
+      article_cover: 'https:// 网址或站内路径',
+    },
+    menus: { top_level: '（顶级）' },
+    depts: {
+      add: '添加部门',
+      none: '（无）',
+      delete_confirm: '删除“%{name}”？',
+      deleted: '部门已删除',
+      filter: '部门',
+      all: '全部部门',
+    },
+    api_tokens: {
+      revoke: '撤销',
+      revoke_confirm: '撤销 %{account} 的令牌“%{name}”？使用它的脚本将立即被拒绝。',
+      revoked: '令牌已撤销',
+    },
+    account: {
+      title: '我的账号',
+      tabs: { profile: '个人资料', two_factor: '双重验证', tokens: 'API 令牌' },
+      copy: '复制',
+      copied: '已复制到剪贴板',
+      copy_failed: '请选中文本后手动复制',
+    },
+    profile: {
+      title: '个人资料',
+      account: '账号',
+      nickname: '昵称',
+      email: '邮箱',
+      saved: '个人资料已保存',
+      avatar: '头像',
+      avatar_help: 'PNG、JPEG、GIF 或 WebP，最大 2 MB；将裁剪为 256 像素的正方形。',
+      avatar_drop: '将图片拖到此处，或点击选择',
+      upload: '上传',
+      uploaded: '头像已更换',
+      avatar_errors: {
+        required: '文件为空。',
+        size: '图片超过 2 MB。',
+        image: '这不是服务器能读取的 PNG、JPEG、GIF 或 WebP 图片。',
+        dimensions: '图片像素过多（最多 2400 万像素）。',
+        too_large: '上传的内容过大。',
+      },
+    },
+    second_factor: {
+      title: '双重验证（身份验证器应用）',
+      on: '已开启',
+      off: '未开启',
+      required: '您的组织要求开启双重验证：请先完成设置。',
+      intro:
+        '开启后，登录时除密码外还需输入身份验证器应用（Google Authenticator、Microsoft Authenticator、1Password 等）中的 6 位验证码。',
+      password: '当前密码',
+      start: '开始设置',
+      scan: '用应用扫描此二维码，或在应用中输入下面的密钥。',
+      qr_alt: '身份验证器应用的二维码',
+      secret: '密钥',
+      code: '应用中的验证码',
+      confirm: '开启',
+      recovery_title: '恢复码',
+      recovery_help:
+        '手机丢失时，每个恢复码可登录一次。恢复码只显示这一次：请复制或打印，并妥善保管。',
+      done: '我已保存',
+      enabled: '双重验证已开启',
+      disable_help: '如需关闭，请输入密码以及当前验证码或一个恢复码。',
+      disable_code: '验证码或恢复码',
+      disable: '关闭',
+      disabled: '双重验证已关闭',
+    },
+    own_tokens: {
+      intro:
+        'API 令牌让脚本以您的身份调用管理 API（/api/admin/*），只能使用您选择的权限，且每次调用时都不超过您当时拥有的权限。',
+      create: '新建令牌',
+      name: '名称',
+      expires_in_days: '有效期（天）',
+      codes: '权限',
+      search: '查找菜单或权限标识',
+      selected: '已选 %{smart_count} 项权限',
+      nothing_found: '没有匹配的菜单或权限标识。',
+      submit: '创建令牌',
+      created: '令牌已创建',
+      shown_once: '请立即复制令牌：它只显示这一次。',
+      yours: '您的令牌',
+      none: '暂无令牌。',
+      hint: '结尾字符',
+      status: '状态',
+      created_at: '创建时间',
+      expires_at: '过期时间',
+      last_used_at: '最后使用',
+      revoke: '撤销',
+      revoke_title: '撤销：%{name}',
+      revoke_confirm: '使用此令牌的脚本将立即被拒绝。',
+      revoked: '令牌已撤销',
+    },
   },
   resources: {
     'users': {
       page: { create: '新建用户', edit: '编辑用户 %{recordRepresentation}' },
-      fields: { lastLoginAt: '最后登录', lockedUntil: '锁定至', roleIds: '角色' },
+      fields: { lastLoginAt: '最后登录', lockedUntil: '锁定至', roleIds: '角色', deptId: '部门' },
     },
     'roles': {
       page: { create: '新建角色', edit: '编辑角色 %{recordRepresentation}' },
-      fields: { isSystem: '系统角色' },
+      fields: { isSystem: '系统角色', dataScope: '数据范围', deptIds: '部门' },
     },
     'menus': {
       page: { create: '新建菜单', edit: '编辑菜单 %{recordRepresentation}' },
@@ -261,6 +413,16 @@ const app: Deep<typeof en> = {
     'depts': {
       page: { create: '新建部门', edit: '编辑部门 %{recordRepresentation}' },
       fields: { parentId: '上级部门', dataScope: '数据范围', deptIds: '部门' },
+    },
+    'tokens': {
+      fields: {
+        account: '所属账号',
+        hint: '结尾字符',
+        permissions: '权限',
+        lastUsedAt: '最后使用',
+        lastUsedIp: '最后地址',
+        expiresAt: '过期时间',
+      },
     },
     'articles': {
       page: { create: '新建文章', edit: '编辑文章 %{recordRepresentation}' },
@@ -303,6 +465,10 @@ const commonFields = {
   outcome: '结果',
   reason: '原因',
   roles: '角色',
+  userAgent: '浏览器',
+  updatedAt: '更新时间',
+  lastUsedAt: '最后使用',
+  permissions: '权限',
 }
 
 export const zh = {
@@ -310,12 +476,9 @@ export const zh = {
   ra,
   app: app.app,
   resources: Object.fromEntries(
-    ['users', 'roles', 'menus', 'articles', 'sessions', 'login-logs', 'audit-logs'].map((name) => [
+    Object.entries(app.resources).map(([name, texts]) => [
       name,
-      {
-        ...(app.resources as any)[name],
-        fields: { ...commonFields, ...(app.resources as any)[name]?.fields },
-      },
+      { ...texts, fields: { ...commonFields, ...texts.fields } },
     ])
   ),
 }

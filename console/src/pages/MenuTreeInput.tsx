@@ -56,7 +56,7 @@ export function MenuTreeInput({ source, disabled }: { source: string; disabled?:
             disabled={disabled}
             label={
               <span>
-                {node.name}{' '}
+                {translate(node.name, { _: node.name })}{' '}
                 {node.permission && (
                   <Typography component="span" variant="caption" color="text.secondary">
                     {node.permission}

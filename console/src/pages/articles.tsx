@@ -1,5 +1,4 @@
 import {
-  ChipField,
   Create,
   DateField,
   DeleteButton,
@@ -13,13 +12,19 @@ import {
   WrapperField,
 } from 'react-admin'
 import { api } from '../api'
-import { ActionButton, PromptButton, ResourceList, RowActions, ACTIONS_COLUMN } from '../components'
+import {
+  ActionButton,
+  ChoiceChip,
+  PromptButton,
+  ResourceList,
+  RowActions,
+  ACTIONS_COLUMN,
+  choicesOf,
+} from '../components'
 
-const CATEGORIES = ['news', 'guide', 'release', 'announcement', 'engineering'].map((id) => ({
-  id,
-  name: id,
-}))
-const STATUSES = ['draft', 'published', 'archived'].map((id) => ({ id, name: id }))
+const CATEGORIES = choicesOf('category')
+// `scheduled` is shown, not stored: a draft with a future publication date.
+const STATUSES = choicesOf('article_status').filter((choice) => choice.id !== 'scheduled')
 
 const filters = [
   <TextInput key="keyword" source="keyword" label="app.search" alwaysOn />,
@@ -37,14 +42,16 @@ export const ArticleList = () => (
   <ResourceList filters={filters}>
     <TextField source="id" />
     <TextField source="title" />
-    <TextField source="category" />
+    <FunctionField
+      source="category"
+      render={(article) => <ChoiceChip group="category" value={article.category} />}
+    />
     <FunctionField
       source="status"
       render={(article) => (
-        <ChipField
-          record={{ status: article.scheduled ? 'scheduled' : article.status }}
-          source="status"
-          size="small"
+        <ChoiceChip
+          group="article_status"
+          value={article.scheduled ? 'scheduled' : article.status}
         />
       )}
     />
@@ -90,11 +97,11 @@ export const ArticleList = () => (
 const ArticleForm = () => (
   <SimpleForm>
     <TextInput source="title" validate={required()} fullWidth />
-    <TextInput source="slug" helperText="left empty: made from the title" />
+    <TextInput source="slug" helperText="app.help.article_slug" />
     <SelectInput source="category" choices={CATEGORIES} validate={required()} />
     <TextInput source="summary" multiline fullWidth />
     <TextInput source="content" multiline minRows={6} fullWidth validate={required()} />
-    <TextInput source="coverUrl" helperText="https:// URL or a site path" />
+    <TextInput source="coverUrl" helperText="app.help.article_cover" />
     <TextInput source="internalNote" multiline fullWidth />
   </SimpleForm>
 )

@@ -12,12 +12,25 @@ import {
   TextInput,
   Title,
   required,
+  useListContext,
+  useResourceDefinition,
+  useTranslate,
 } from 'react-admin'
 import { useQuery } from '@tanstack/react-query'
-import { Card, Chip, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material'
+import {
+  Card,
+  List,
+  ListItemButton,
+  ListItemText,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+} from '@mui/material'
 import { useAccess } from '../useAccess'
 import { api, type Schemas } from '../api'
-import { ActionButton, STATUS_CHOICES } from '../components'
+import { ActionButton, STATUS_CHOICES, StatusChip, choicesOf, useNarrow } from '../components'
 
 type DeptNode = Schemas['DeptTree']
 type Row = DeptNode & { depth: number }
@@ -36,17 +49,24 @@ export const useDeptTree = () =>
 export const DeptTree = () => {
   const { data = [] } = useDeptTree()
   const can = useAccess()
+  const translate = useTranslate()
+  const { options } = useResourceDefinition()
   return (
     <Card sx={{ mt: 2 }}>
-      <Title title="Departments" />
+      <Title title={translate(options?.label ?? 'Departments', { _: options?.label })} />
       {can('depts', 'create') && (
-        <Button component={Link} to="/depts/create" label="Add a department" sx={{ m: 1 }} />
+        <Button component={Link} to="/depts/create" label="app.depts.add" sx={{ m: 1 }} />
       )}
       <Table size="small">
         <TableHead>
           <TableRow>
-            {['Name', 'Sort', 'Status', ''].map((head) => (
-              <TableCell key={head}>{head}</TableCell>
+            {['name', 'sort', 'status', ''].map((head) => (
+              <TableCell key={head}>
+                {head &&
+                  translate(`resources.depts.fields.${head}`, {
+                    _: head[0].toUpperCase() + head.slice(1),
+                  })}
+              </TableCell>
             ))}
           </TableRow>
         </TableHead>
@@ -57,7 +77,7 @@ export const DeptTree = () => {
                 <TableCell sx={{ pl: 2 + node.depth * 3 }}>{node.name}</TableCell>
                 <TableCell>{node.sort}</TableCell>
                 <TableCell>
-                  <Chip size="small" label={node.status} />
+                  <StatusChip value={node.status} />
                 </TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
                   {can('depts', 'create') && (
@@ -65,17 +85,18 @@ export const DeptTree = () => {
                       component={Link}
                       to="/depts/create"
                       state={{ record: { parentId: node.id } }}
-                      label="Add child"
+                      label="app.action.add_child"
                     />
                   )}
                   {can('depts', 'edit') && (
-                    <Button component={Link} to={`/depts/${node.id}`} label="Edit" />
+                    <Button component={Link} to={`/depts/${node.id}`} label="ra.action.edit" />
                   )}
                   <ActionButton
                     action="delete"
-                    label="Delete"
-                    confirm={`Delete "${node.name}"?`}
-                    done="Department deleted"
+                    label="ra.action.delete"
+                    confirm="app.depts.delete_confirm"
+                    confirmArgs={{ name: node.name }}
+                    done="app.depts.deleted"
                     show={(dept) => dept.children.length === 0}
                     run={(dept) => api(`admin/depts/${dept.id}`, { method: 'DELETE' })}
                   />
@@ -93,28 +114,89 @@ export const DeptTree = () => {
 export const DeptInput = ({ source = 'deptId', label }: { source?: string; label?: string }) => {
   const { data = [] } = useDeptTree()
   return (
-    <SelectInput source={source} label={label} choices={deptChoices(data)} emptyText="(none)" />
+    <SelectInput
+      source={source}
+      label={label}
+      choices={deptChoices(data)}
+      emptyText="app.depts.none"
+      translateChoice={false}
+    />
+  )
+}
+
+/** Department id -> name, for a list's department column. */
+export const useDeptNames = () => {
+  const { data = [] } = useDeptTree()
+  return new Map(flatten(data).map((node) => [node.id, node.name]))
+}
+
+/**
+ * A list's department filter as the tree beside it (`deptId`: the department and those below it,
+ * the server's rule): a click narrows the list, "All departments" clears it. Not on a phone
+ * (the filter menu's department input does the same there), nor without the tree's code.
+ */
+export function DeptTreeFilter() {
+  const { data = [], isError } = useDeptTree()
+  const { filterValues, setFilters, displayedFilters } = useListContext()
+  const translate = useTranslate()
+  const narrow = useNarrow()
+  if (narrow || isError || !data.length) return null
+  const current = filterValues.deptId
+  const pick = (deptId?: number) => {
+    const { deptId: _, ...rest } = filterValues
+    setFilters(deptId === undefined ? rest : { ...rest, deptId }, displayedFilters)
+  }
+  return (
+    <Card sx={{ order: -1, mr: 2, mt: 8, width: 220, flexShrink: 0, alignSelf: 'flex-start' }}>
+      <List dense data-testid="dept-filter" aria-label={translate('app.depts.filter')}>
+        <ListItemButton selected={current === undefined} onClick={() => pick()}>
+          <ListItemText primary={translate('app.depts.all')} />
+        </ListItemButton>
+        {flatten(data).map((node) => (
+          <ListItemButton
+            key={node.id}
+            selected={Number(current) === node.id}
+            sx={{ pl: 2 + node.depth * 2 }}
+            onClick={() => pick(node.id)}
+          >
+            <ListItemText primary={node.name} />
+          </ListItemButton>
+        ))}
+      </List>
+    </Card>
+  )
+}
+
+/** The same filter as an input (the filter menu; the only one on a phone). */
+export const DeptFilterInput = (props: { source: string; alwaysOn?: boolean }) => {
+  const { data = [] } = useDeptTree()
+  return (
+    <SelectInput
+      source={props.source}
+      label="app.depts.filter"
+      choices={deptChoices(data)}
+      translateChoice={false}
+    />
   )
 }
 
 const deptChoices = (tree: DeptNode[]) =>
   flatten(tree).map((node) => ({ id: node.id, name: `${'— '.repeat(node.depth)}${node.name}` }))
 
-const SCOPES = ['all', 'dept_and_children', 'dept', 'self', 'custom'].map((scope) => ({
-  id: scope,
-  name: scope.replaceAll('_', ' '),
-}))
-
 /** A role's data scope; the departments of a `custom` scope among those the caller sees. */
 export const DataScopeInput = () => {
   const { data = [] } = useDeptTree()
   return (
     <>
-      <SelectInput source="dataScope" choices={SCOPES} defaultValue="self" />
+      <SelectInput source="dataScope" choices={choicesOf('data_scope')} defaultValue="self" />
       <FormDataConsumer>
         {({ formData }) =>
           formData.dataScope === 'custom' && (
-            <SelectArrayInput source="deptIds" choices={deptChoices(data)} />
+            <SelectArrayInput
+              source="deptIds"
+              choices={deptChoices(data)}
+              translateChoice={false}
+            />
           )
         }
       </FormDataConsumer>
@@ -124,7 +206,7 @@ export const DataScopeInput = () => {
 
 const DeptForm = () => (
   <SimpleForm>
-    <DeptInput source="parentId" label="Parent" />
+    <DeptInput source="parentId" />
     <TextInput source="name" validate={required()} />
     <NumberInput source="sort" defaultValue={0} />
     <SelectInput source="status" choices={STATUS_CHOICES} defaultValue="enabled" />

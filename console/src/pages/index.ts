@@ -4,6 +4,7 @@ import { ArticleCreate, ArticleEdit, ArticleList } from './articles'
 import { MenuCreate, MenuEdit, MenuTree } from './menus'
 import { DeptCreate, DeptEdit, DeptTree } from './depts'
 import { AuditLogList, LoginLogList, SessionList } from './monitor'
+import { ApiTokenList } from './tokens'
 import { RoleCreate, RoleEdit, RoleList } from './roles'
 import { UserCreate, UserEdit, UserList } from './users'
 
@@ -54,4 +55,5 @@ export const PAGES: Record<string, Page> = {
   'monitor/online/index': { name: 'sessions', list: SessionList },
   'monitor/login-log/index': { name: 'login-logs', list: LoginLogList },
   'monitor/audit-log/index': { name: 'audit-logs', list: AuditLogList },
+  'monitor/api-token/index': { name: 'tokens', list: ApiTokenList },
 }

@@ -18,7 +18,14 @@ import Add from '@mui/icons-material/Add'
 import { Card, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material'
 import { useAccess } from '../useAccess'
 import { api } from '../api'
-import { ActionButton, RowActions, STATUS_CHOICES, StatusChip, useNarrow } from '../components'
+import {
+  ActionButton,
+  RowActions,
+  STATUS_CHOICES,
+  StatusChip,
+  choicesOf,
+  useNarrow,
+} from '../components'
 import { type TreeNode, useMenuTree } from './MenuTreeInput'
 
 type Row = TreeNode & { depth: number }
@@ -95,8 +102,10 @@ export const MenuTree = () => {
             <RecordContextProvider key={node.id} value={node}>
               <TableRow hover>
                 {narrow && actions(node)}
-                <TableCell sx={{ pl: 2 + node.depth * 3 }}>{node.name}</TableCell>
-                <TableCell>{node.type}</TableCell>
+                <TableCell sx={{ pl: 2 + node.depth * 3 }}>
+                  {translate(node.name, { _: node.name })}
+                </TableCell>
+                <TableCell>{translate(`app.choice.menu_type.${node.type}`)}</TableCell>
                 <TableCell>{node.path}</TableCell>
                 <TableCell>{node.permission}</TableCell>
                 <TableCell>{node.sort}</TableCell>
@@ -118,25 +127,32 @@ export const MenuTree = () => {
 
 const ParentInput = () => {
   const { data = [] } = useMenuTree()
+  const translate = useTranslate()
   const choices = flatten(data)
     .filter((node) => node.type !== 'button')
-    .map((node) => ({ id: node.id, name: `${'— '.repeat(node.depth)}${node.name}` }))
-  return <SelectInput source="parentId" choices={choices} emptyText="(top level)" />
+    .map((node) => ({
+      id: node.id,
+      name: `${'— '.repeat(node.depth)}${translate(node.name, { _: node.name })}`,
+    }))
+  return (
+    <SelectInput
+      source="parentId"
+      choices={choices}
+      emptyText="app.menus.top_level"
+      translateChoice={false}
+    />
+  )
 }
 
 const MenuForm = () => (
   <SimpleForm>
     <ParentInput />
-    <SelectInput
-      source="type"
-      validate={required()}
-      choices={['directory', 'menu', 'button'].map((type) => ({ id: type, name: type }))}
-    />
+    <SelectInput source="type" validate={required()} choices={choicesOf('menu_type')} />
     <TextInput source="name" validate={required()} />
-    <TextInput source="path" helperText="a relative route like users, or an https:// URL" />
-    <TextInput source="component" helperText="the view, like system/user/index" />
+    <TextInput source="path" helperText="app.help.menu_path" />
+    <TextInput source="component" helperText="app.help.menu_component" />
     <TextInput source="icon" />
-    <TextInput source="permission" helperText="buttons: a code like content:article:publish" />
+    <TextInput source="permission" helperText="app.help.menu_permission" />
     <NumberInput source="sort" defaultValue={0} />
     <BooleanInput source="visible" defaultValue />
     <SelectInput source="status" choices={STATUS_CHOICES} defaultValue="enabled" />

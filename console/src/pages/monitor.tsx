@@ -1,5 +1,4 @@
 import {
-  ChipField,
   DateField,
   FilterButton,
   FunctionField,
@@ -13,6 +12,8 @@ import {
 import { api } from '../api'
 import {
   ActionButton,
+  ChoiceChip,
+  choicesOf,
   ExportCsvButton,
   Grid,
   NO_SORT,
@@ -20,15 +21,6 @@ import {
   ACTIONS_COLUMN,
 } from '../components'
 
-const OUTCOMES = [
-  'succeeded',
-  'unknown_account',
-  'wrong_password',
-  'account_disabled',
-  'captcha_token_invalid',
-  'throttled',
-]
-const choices = (values: string[]) => values.map((id) => ({ id, name: id }))
 const withFilterButton = (
   <TopToolbar>
     <FilterButton />
@@ -44,14 +36,17 @@ export const LoginLogList = () => (
     filters={[
       <TextInput key="account" source="account" alwaysOn />,
       <TextInput key="ip" source="ip" />,
-      <SelectInput key="outcome" source="outcome" choices={choices(OUTCOMES)} />,
+      <SelectInput key="outcome" source="outcome" choices={choicesOf('login_outcome')} />,
     ]}
   >
     <Grid>
       <DateField source="createdAt" showTime />
       <TextField source="account" />
       <TextField source="ip" />
-      <ChipField source="outcome" size="small" />
+      <FunctionField
+        source="outcome"
+        render={(log) => <ChoiceChip group="login_outcome" value={log.outcome} />}
+      />
       <TextField source="userAgent" />
     </Grid>
   </List>
@@ -65,7 +60,7 @@ export const AuditLogList = () => (
     filters={[
       <TextInput key="permission" source="permission" alwaysOn />,
       <TextInput key="targetType" source="targetType" />,
-      <SelectInput key="outcome" source="outcome" choices={choices(['succeeded', 'refused'])} />,
+      <SelectInput key="outcome" source="outcome" choices={choicesOf('audit_outcome')} />,
     ]}
   >
     <Grid>
@@ -76,7 +71,10 @@ export const AuditLogList = () => (
         source="target"
         render={(log) => `${log.targetType ?? ''} ${log.targetId ?? ''}`}
       />
-      <ChipField source="outcome" size="small" />
+      <FunctionField
+        source="outcome"
+        render={(log) => <ChoiceChip group="audit_outcome" value={log.outcome} />}
+      />
       <TextField source="reason" />
       <FunctionField
         source="changes"

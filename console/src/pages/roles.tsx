@@ -41,12 +41,7 @@ export const RoleList = () => (
 )
 
 const fields = [
-  <TextInput
-    key="code"
-    source="code"
-    validate={required()}
-    helperText="lowercase letters, digits, _ and -"
-  />,
+  <TextInput key="code" source="code" validate={required()} helperText="app.help.role_code" />,
   <TextInput key="name" source="name" validate={required()} />,
   <SelectInput key="status" source="status" choices={STATUS_CHOICES} defaultValue="enabled" />,
   <NumberInput key="sort" source="sort" defaultValue={0} />,

@@ -28,12 +28,20 @@ import {
   ACTIONS_COLUMN,
   StatusChip,
 } from '../components'
-import { DeptInput } from './depts'
+import { DeptFilterInput, DeptInput, DeptTreeFilter, useDeptNames } from './depts'
 
 const filters = [
   <TextInput key="keyword" source="keyword" label="app.search" alwaysOn />,
   <SelectInput key="status" source="status" choices={STATUS_CHOICES} />,
+  <DeptFilterInput key="deptId" source="deptId" />,
 ]
+
+/** The department's name (the tree the caller sees; an unseen one shows its id). */
+const DeptName = ({ deptId }: { deptId: number | null }) => {
+  const names = useDeptNames()
+  if (deptId === null) return null
+  return <>{names.get(deptId) ?? `#${deptId}`}</>
+}
 
 /** The role choices come from the roles list: without its code, no roles input. */
 const RolesInput = () => {
@@ -70,11 +78,12 @@ const UserActions = () => (
 )
 
 export const UserList = () => (
-  <ResourceList filters={filters}>
+  <ResourceList filters={filters} aside={<DeptTreeFilter />}>
     <TextField source="id" />
     <TextField source="account" />
     <TextField source="nickname" />
     <FunctionField source="status" render={(row) => <StatusChip value={row.status} />} />
+    <FunctionField source="deptId" render={(row) => <DeptName deptId={row.deptId} />} />
     <FunctionField
       source="roles"
       render={(user) => user.roles.map((role: { name: string }) => role.name).join(', ')}

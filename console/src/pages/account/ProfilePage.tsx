@@ -16,32 +16,20 @@ import { api, type Schemas } from '../../api'
 import { useMailOn } from '../../MailPages'
 import { AccountPage, codeOf, useAccountChanged, useAvatarSrc, useProfile } from './common'
 
-/** Every string of the profile page. */
-const TEXT = {
-  profile: 'Profile',
-  account: 'Account',
-  nickname: 'Nickname',
-  email: 'Email',
-  saved: 'Profile saved',
-  avatar: 'Avatar',
-  avatarHelp: 'PNG, JPEG, GIF or WebP, at most 2 MB; it is cropped to a 256 px square.',
-  avatarDrop: 'Drop an image here, or click to choose one',
-  upload: 'Upload',
-  uploaded: 'Avatar changed',
-  /** Refusals of PUT /api/auth/avatar, by the error's rule (E_VALIDATION_ERROR) or status. */
-  avatarErrors: {
-    required: 'The file is empty.',
-    size: 'The image is larger than 2 MB.',
-    image: 'This is not a PNG, JPEG, GIF or WebP image the server can read.',
-    dimensions: 'The image has too many pixels (at most 24 megapixels).',
-    413: 'The upload is too large.',
-  } as Record<string, string>,
+/** Refusals of PUT /api/auth/avatar, by the error's rule (E_VALIDATION_ERROR) or status. */
+const AVATAR_ERRORS: Record<string, string> = {
+  required: 'app.profile.avatar_errors.required',
+  size: 'app.profile.avatar_errors.size',
+  image: 'app.profile.avatar_errors.image',
+  dimensions: 'app.profile.avatar_errors.dimensions',
+  413: 'app.profile.avatar_errors.too_large',
 }
 
 /** GET/PUT /api/auth/profile (nickname, email) and PUT /api/auth/avatar (multipart). */
 export function ProfilePage() {
   const { data: profile, error, isPending } = useProfile()
   const notify = useNotify()
+  const translate = useTranslate()
   const changed = useAccountChanged()
   const avatarSrc = useAvatarSrc(profile?.avatarUrl)
 
@@ -60,7 +48,7 @@ export function ProfilePage() {
         method: 'PUT',
         body: { nickname: values.nickname, email: values.email || null },
       })
-      notify(TEXT.saved, { type: 'success' })
+      notify('app.profile.saved', { type: 'success' })
       await changed()
     } catch (failure) {
       notify((failure as Error).message, { type: 'error' })
@@ -76,13 +64,14 @@ export function ProfilePage() {
     form.append('avatar', file)
     try {
       await api('auth/avatar', { method: 'PUT', body: form })
-      notify(TEXT.uploaded, { type: 'success' })
+      notify('app.profile.uploaded', { type: 'success' })
       await changed()
     } catch (failure) {
       const { status, body } = failure as { status?: number; body?: { rule?: string } }
       const known =
-        codeOf(failure) === 'E_VALIDATION_ERROR' ? TEXT.avatarErrors[body?.rule ?? ''] : undefined
-      const message = known ?? TEXT.avatarErrors[status ?? ''] ?? (failure as Error).message
+        codeOf(failure) === 'E_VALIDATION_ERROR' ? AVATAR_ERRORS[body?.rule ?? ''] : undefined
+      const key = known ?? AVATAR_ERRORS[status ?? '']
+      const message = key ? translate(key) : (failure as Error).message
       notify(message, { type: 'error' })
       return { avatar: message }
     }
@@ -93,13 +82,13 @@ export function ProfilePage() {
       <Card sx={{ mb: 2 }}>
         <CardContent>
           <Typography variant="h6" gutterBottom>
-            {TEXT.profile}
+            {translate('app.profile.title')}
           </Typography>
           <Form record={profile} onSubmit={saveProfile}>
             <Box sx={{ display: 'flex', flexDirection: 'column', maxWidth: 420 }}>
-              <TextInput source="account" label={TEXT.account} disabled />
-              <TextInput source="nickname" label={TEXT.nickname} validate={required()} />
-              <TextInput source="email" label={TEXT.email} type="email" validate={email()} />
+              <TextInput source="account" label="app.profile.account" disabled />
+              <TextInput source="nickname" label="app.profile.nickname" validate={required()} />
+              <TextInput source="email" label="app.profile.email" type="email" validate={email()} />
               <Box>
                 <SaveButton />
               </Box>
@@ -111,7 +100,7 @@ export function ProfilePage() {
       <Card>
         <CardContent>
           <Typography variant="h6" gutterBottom>
-            {TEXT.avatar}
+            {translate('app.profile.avatar')}
           </Typography>
           <Box sx={{ display: 'flex', gap: 3, alignItems: 'flex-start' }}>
             <Avatar
@@ -125,12 +114,12 @@ export function ProfilePage() {
                 source="avatar"
                 label={false}
                 accept={{ 'image/*': ['.png', '.jpg', '.jpeg', '.gif', '.webp'] }}
-                placeholder={<p>{TEXT.avatarDrop}</p>}
-                helperText={TEXT.avatarHelp}
+                placeholder={<p>{translate('app.profile.avatar_drop')}</p>}
+                helperText="app.profile.avatar_help"
               >
                 <ImageField source="src" title="title" />
               </ImageInput>
-              <SaveButton label={TEXT.upload} alwaysEnable />
+              <SaveButton label="app.profile.upload" alwaysEnable />
             </Form>
           </Box>
         </CardContent>

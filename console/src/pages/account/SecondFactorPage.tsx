@@ -9,38 +9,12 @@ import {
   required,
   useNotify,
   usePermissions,
+  useTranslate,
 } from 'react-admin'
 import { Alert, Box, Card, CardContent, Chip, Typography } from '@mui/material'
 import { api } from '../../api'
 import type { Me } from '../../authProvider'
 import { AccountPage, ShownOnce, useAccountChanged } from './common'
-
-/** Every string of the second-factor page. */
-const TEXT = {
-  title: 'Second factor (authenticator app)',
-  on: 'On',
-  off: 'Off',
-  required: 'Your organisation requires a second factor: set it up before you go on.',
-  intro:
-    'After your password, signing in will also ask for a 6-digit code from an authenticator app ' +
-    '(Google Authenticator, Microsoft Authenticator, 1Password, ...).',
-  password: 'Current password',
-  start: 'Start setup',
-  scan: 'Scan this QR code with the app, or type the key below into it.',
-  secret: 'Key',
-  code: 'Code from the app',
-  confirm: 'Turn on',
-  recoveryTitle: 'Recovery codes',
-  recoveryHelp:
-    'Each code signs you in once if you lose the phone. They are shown only now: copy or print ' +
-    'them and keep them somewhere safe.',
-  done: 'I have kept them',
-  enabled: 'Second factor turned on',
-  disableHelp: 'To turn it off, enter your password and a current code or a recovery code.',
-  disableCode: 'Code or recovery code',
-  disable: 'Turn off',
-  disabled: 'Second factor turned off',
-}
 
 type Setup = { secret: string; otpauthUrl: string; qrCode: string }
 
@@ -51,6 +25,7 @@ type Setup = { secret: string; otpauthUrl: string; qrCode: string }
 export function SecondFactorPage() {
   const { permissions, isPending } = usePermissions<Me>()
   const notify = useNotify()
+  const translate = useTranslate()
   const changed = useAccountChanged()
   const [setup, setSetup] = useState<Setup | null>(null)
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null)
@@ -87,7 +62,7 @@ export function SecondFactorPage() {
       })
       setSetup(null)
       setRecoveryCodes(data.recoveryCodes)
-      notify(TEXT.enabled, { type: 'success' })
+      notify('app.second_factor.enabled', { type: 'success' })
       // /me says nothing is pending now: the rest of the console opens (RequirementFirst).
       await changed()
     })
@@ -98,7 +73,7 @@ export function SecondFactorPage() {
         method: 'DELETE',
         body: { password: values.password, code: String(values.code).trim() },
       })
-      notify(TEXT.disabled, { type: 'success' })
+      notify('app.second_factor.disabled', { type: 'success' })
       await changed()
     })
 
@@ -107,23 +82,29 @@ export function SecondFactorPage() {
       <Card>
         <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-            <Typography variant="h6">{TEXT.title}</Typography>
+            <Typography variant="h6">{translate('app.second_factor.title')}</Typography>
             <Chip
               size="small"
               data-testid="2fa-status"
               color={enabled || recoveryCodes ? 'success' : 'default'}
-              label={enabled || recoveryCodes ? TEXT.on : TEXT.off}
+              label={
+                enabled || recoveryCodes
+                  ? translate('app.second_factor.on')
+                  : translate('app.second_factor.off')
+              }
             />
           </Box>
 
           {recoveryCodes ? (
             <>
-              <Typography variant="subtitle1">{TEXT.recoveryTitle}</Typography>
-              <Alert severity="warning">{TEXT.recoveryHelp}</Alert>
+              <Typography variant="subtitle1">
+                {translate('app.second_factor.recovery_title')}
+              </Typography>
+              <Alert severity="warning">{translate('app.second_factor.recovery_help')}</Alert>
               <ShownOnce text={recoveryCodes.join('\n')} testId="recovery-codes" />
               <Box>
                 <Button
-                  label={TEXT.done}
+                  label="app.second_factor.done"
                   variant="contained"
                   onClick={() => setRecoveryCodes(null)}
                 />
@@ -131,29 +112,39 @@ export function SecondFactorPage() {
             </>
           ) : enabled ? (
             <>
-              <Typography color="text.secondary">{TEXT.disableHelp}</Typography>
+              <Typography color="text.secondary">
+                {translate('app.second_factor.disable_help')}
+              </Typography>
               <Form key="disable" onSubmit={disable}>
                 <Box sx={{ display: 'flex', flexDirection: 'column', maxWidth: 360 }}>
-                  <PasswordInput source="password" label={TEXT.password} validate={required()} />
-                  <TextInput source="code" label={TEXT.disableCode} validate={required()} />
+                  <PasswordInput
+                    source="password"
+                    label="app.second_factor.password"
+                    validate={required()}
+                  />
+                  <TextInput
+                    source="code"
+                    label="app.second_factor.disable_code"
+                    validate={required()}
+                  />
                   <Box>
-                    <SaveButton label={TEXT.disable} color="error" />
+                    <SaveButton label="app.second_factor.disable" color="error" />
                   </Box>
                 </Box>
               </Form>
             </>
           ) : setup ? (
             <>
-              <Typography>{TEXT.scan}</Typography>
+              <Typography>{translate('app.second_factor.scan')}</Typography>
               <Box
                 component="img"
                 src={setup.qrCode}
-                alt="otpauth QR code"
+                alt={translate('app.second_factor.qr_alt')}
                 data-testid="2fa-qr"
                 sx={{ width: 200, height: 200, imageRendering: 'pixelated' }}
               />
               <Typography variant="body2">
-                {TEXT.secret}:{' '}
+                {translate('app.second_factor.secret')}:{' '}
                 <Box component="code" data-testid="2fa-secret" sx={{ userSelect: 'all' }}>
                   {setup.secret}
                 </Box>
@@ -162,25 +153,29 @@ export function SecondFactorPage() {
                 <Box sx={{ display: 'flex', flexDirection: 'column', maxWidth: 360 }}>
                   <TextInput
                     source="code"
-                    label={TEXT.code}
+                    label="app.second_factor.code"
                     validate={required()}
                     autoComplete="one-time-code"
                   />
                   <Box>
-                    <SaveButton label={TEXT.confirm} />
+                    <SaveButton label="app.second_factor.confirm" />
                   </Box>
                 </Box>
               </Form>
             </>
           ) : (
             <>
-              {forced && <Alert severity="info">{TEXT.required}</Alert>}
-              <Typography color="text.secondary">{TEXT.intro}</Typography>
+              {forced && <Alert severity="info">{translate('app.second_factor.required')}</Alert>}
+              <Typography color="text.secondary">{translate('app.second_factor.intro')}</Typography>
               <Form key="setup" onSubmit={start}>
                 <Box sx={{ display: 'flex', flexDirection: 'column', maxWidth: 360 }}>
-                  <PasswordInput source="password" label={TEXT.password} validate={required()} />
+                  <PasswordInput
+                    source="password"
+                    label="app.second_factor.password"
+                    validate={required()}
+                  />
                   <Box>
-                    <SaveButton label={TEXT.start} />
+                    <SaveButton label="app.second_factor.start" />
                   </Box>
                 </Box>
               </Form>

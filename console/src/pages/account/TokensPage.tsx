@@ -1,8 +1,6 @@
 import { useState } from 'react'
 import {
   Button,
-  CheckboxGroupInput,
-  ChipField,
   Confirm,
   Datagrid,
   DateField,
@@ -16,44 +14,23 @@ import {
   TextField,
   TextInput,
   maxValue,
-  minLength,
   minValue,
   required,
   useList,
   useNotify,
   usePermissions,
   useRecordContext,
+  useTranslate,
 } from 'react-admin'
 import { Alert, Box, Card, CardContent, Typography } from '@mui/material'
 import Delete from '@mui/icons-material/Delete'
 import { useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api'
 import type { Me } from '../../authProvider'
+import { ChoiceChip } from '../../components'
+import { PermissionTreeInput } from '../PermissionTreeInput'
 import { AccountPage, ShownOnce, useAccountQuery } from './common'
 
-/** Every string of the API tokens page. */
-const TEXT = {
-  intro:
-    'An API token lets a script call the admin API (/api/admin/*) as you, with only the codes ' +
-    'you pick and never more than you hold at the time of each call.',
-  create: 'New token',
-  name: 'Name',
-  expiresInDays: 'Expires in (days)',
-  codes: 'Permission codes',
-  submit: 'Create token',
-  created: 'Token created',
-  shownOnce: 'Copy the token now: it is shown only this once.',
-  yours: 'Your tokens',
-  none: 'No tokens yet.',
-  hint: 'Ends with',
-  status: 'Status',
-  createdAt: 'Created',
-  expiresAt: 'Expires',
-  lastUsedAt: 'Last used',
-  revoke: 'Revoke',
-  revokeConfirm: 'Scripts using this token will be refused from now on.',
-  revoked: 'Token revoked',
-}
 /** MAX_TTL_DAYS of app/auth/api_tokens.ts. */
 const MAX_DAYS = 365
 
@@ -74,6 +51,7 @@ const TOKENS_KEY = ['account', 'tokens']
 export function TokensPage() {
   const { permissions: me } = usePermissions<Me>()
   const notify = useNotify()
+  const translate = useTranslate()
   const queryClient = useQueryClient()
   const [shown, setShown] = useState<string | null>(null)
   const [formKey, setFormKey] = useState(0)
@@ -81,8 +59,6 @@ export function TokensPage() {
   const list = useList({ data: tokens.data ?? [], isPending: tokens.isPending, perPage: 100 })
 
   if (!me) return <Loading />
-  // The picker offers exactly the codes held (the server refuses any other with a 403).
-  const choices = [...me.permissions].sort().map((code) => ({ id: code, name: code }))
 
   const create = async (values: Record<string, any>) => {
     try {
@@ -96,7 +72,7 @@ export function TokensPage() {
       })
       setShown(data.token)
       setFormKey((key) => key + 1)
-      notify(TEXT.created, { type: 'success' })
+      notify('app.own_tokens.created', { type: 'success' })
       await queryClient.invalidateQueries({ queryKey: TOKENS_KEY })
     } catch (failure) {
       notify((failure as Error).message, { type: 'error' })
@@ -109,15 +85,15 @@ export function TokensPage() {
       <Card sx={{ mb: 2 }}>
         <CardContent>
           <Typography variant="h6" gutterBottom>
-            {TEXT.create}
+            {translate('app.own_tokens.create')}
           </Typography>
           <Typography color="text.secondary" sx={{ mb: 2 }}>
-            {TEXT.intro}
+            {translate('app.own_tokens.intro')}
           </Typography>
           {shown && (
             <Box sx={{ mb: 2 }}>
               <Alert severity="warning" sx={{ mb: 1 }} onClose={() => setShown(null)}>
-                {TEXT.shownOnce}
+                {translate('app.own_tokens.shown_once')}
               </Alert>
               <ShownOnce text={shown} testId="new-token" />
             </Box>
@@ -128,23 +104,15 @@ export function TokensPage() {
             onSubmit={create}
           >
             <Box sx={{ display: 'flex', flexDirection: 'column', maxWidth: 600 }}>
-              <TextInput source="name" label={TEXT.name} validate={required()} />
+              <TextInput source="name" label="app.own_tokens.name" validate={required()} />
               <NumberInput
                 source="expiresInDays"
-                label={TEXT.expiresInDays}
+                label="app.own_tokens.expires_in_days"
                 validate={[required(), minValue(1), maxValue(MAX_DAYS)]}
               />
-              <Box sx={{ maxHeight: 320, overflow: 'auto' }}>
-                <CheckboxGroupInput
-                  source="permissions"
-                  label={TEXT.codes}
-                  choices={choices}
-                  row={false}
-                  validate={minLength(1)}
-                />
-              </Box>
+              <PermissionTreeInput source="permissions" held={me.permissions} />
               <Box>
-                <SaveButton label={TEXT.submit} />
+                <SaveButton label="app.own_tokens.submit" />
               </Box>
             </Box>
           </Form>
@@ -153,7 +121,7 @@ export function TokensPage() {
       <Card>
         <CardContent>
           <Typography variant="h6" gutterBottom>
-            {TEXT.yours}
+            {translate('app.own_tokens.yours')}
           </Typography>
           {tokens.error && <Alert severity="error">{(tokens.error as Error).message}</Alert>}
           {/* A react-admin table over a plain query; rows need a resource name, any will do. */}
@@ -162,24 +130,40 @@ export function TokensPage() {
               <Datagrid
                 bulkActionButtons={false}
                 rowClick={false}
-                empty={<Typography color="text.secondary">{TEXT.none}</Typography>}
+                empty={
+                  <Typography color="text.secondary">{translate('app.own_tokens.none')}</Typography>
+                }
                 data-testid="token-list"
               >
-                <TextField source="name" label={TEXT.name} sortable={false} />
+                <TextField source="name" label="app.own_tokens.name" sortable={false} />
                 <FunctionField
-                  label={TEXT.hint}
+                  label="app.own_tokens.hint"
                   sortable={false}
                   render={(t: ApiToken) => `…${t.hint}`}
                 />
-                <ChipField source="status" label={TEXT.status} size="small" sortable={false} />
                 <FunctionField
-                  label={TEXT.codes}
+                  label="app.own_tokens.status"
+                  sortable={false}
+                  render={(t: ApiToken) => <ChoiceChip group="token_status" value={t.status} />}
+                />
+                <FunctionField
+                  label="app.own_tokens.codes"
                   sortable={false}
                   render={(t: ApiToken) => t.permissions.join(', ')}
                 />
-                <DateField source="createdAt" label={TEXT.createdAt} showTime sortable={false} />
-                <DateField source="expiresAt" label={TEXT.expiresAt} sortable={false} />
-                <DateField source="lastUsedAt" label={TEXT.lastUsedAt} showTime sortable={false} />
+                <DateField
+                  source="createdAt"
+                  label="app.own_tokens.created_at"
+                  showTime
+                  sortable={false}
+                />
+                <DateField source="expiresAt" label="app.own_tokens.expires_at" sortable={false} />
+                <DateField
+                  source="lastUsedAt"
+                  label="app.own_tokens.last_used_at"
+                  showTime
+                  sortable={false}
+                />
                 <RevokeButton />
               </Datagrid>
             </ListContextProvider>
@@ -200,7 +184,7 @@ function RevokeButton() {
     setOpen(false)
     try {
       await api(`auth/tokens/${token.id}`, { method: 'DELETE' })
-      notify(TEXT.revoked, { type: 'success' })
+      notify('app.own_tokens.revoked', { type: 'success' })
     } catch (failure) {
       notify((failure as Error).message, { type: 'error' })
     }
@@ -208,13 +192,14 @@ function RevokeButton() {
   }
   return (
     <>
-      <Button label={TEXT.revoke} color="error" onClick={() => setOpen(true)}>
+      <Button label="app.own_tokens.revoke" color="error" onClick={() => setOpen(true)}>
         <Delete />
       </Button>
       <Confirm
         isOpen={open}
-        title={`${TEXT.revoke}: ${token.name}`}
-        content={TEXT.revokeConfirm}
+        title="app.own_tokens.revoke_title"
+        translateOptions={{ name: token.name }}
+        content="app.own_tokens.revoke_confirm"
         onConfirm={revoke}
         onClose={() => setOpen(false)}
       />

@@ -18,15 +18,6 @@ import { Link, useLocation } from 'react-router-dom'
 import { api, fetchImage } from '../../api'
 import type { Me } from '../../authProvider'
 
-/** Every string shared by the account pages (each page keeps its own in a TEXT at its top). */
-export const TEXT = {
-  title: 'My account',
-  tabs: { profile: 'Profile', twoFactor: 'Second factor', tokens: 'API tokens' },
-  copy: 'Copy',
-  copied: 'Copied to the clipboard',
-  copyFailed: 'Select the text and copy it by hand',
-}
-
 /** The account routes (App.tsx registers them; the user menu links to the first). */
 export const ACCOUNT_ROUTES = {
   profile: '/account',
@@ -81,7 +72,7 @@ export function AccountMenuItem() {
   return (
     <MenuItemLink
       to={ACCOUNT_ROUTES.profile}
-      primaryText={TEXT.title}
+      primaryText="app.account.title"
       leftIcon={<AccountCircle />}
       onClick={() => userMenu?.onClose()}
     />
@@ -94,22 +85,22 @@ export function AccountPage({ children }: { children: ReactNode }) {
   const translate = useTranslate()
   return (
     <Box sx={{ mt: 2, maxWidth: 900 }}>
-      <Title title={TEXT.title} />
+      <Title title={translate('app.account.title')} />
       <Tabs value={pathname} sx={{ mb: 2 }}>
         <Tab
-          label={TEXT.tabs.profile}
+          label={translate('app.account.tabs.profile')}
           value={ACCOUNT_ROUTES.profile}
           component={Link}
           to={ACCOUNT_ROUTES.profile}
         />
         <Tab
-          label={TEXT.tabs.twoFactor}
+          label={translate('app.account.tabs.two_factor')}
           value={ACCOUNT_ROUTES.twoFactor}
           component={Link}
           to={ACCOUNT_ROUTES.twoFactor}
         />
         <Tab
-          label={TEXT.tabs.tokens}
+          label={translate('app.account.tabs.tokens')}
           value={ACCOUNT_ROUTES.tokens}
           component={Link}
           to={ACCOUNT_ROUTES.tokens}
@@ -133,9 +124,9 @@ export function ShownOnce({ text, testId }: { text: string; testId: string }) {
     try {
       // navigator.clipboard exists only in secure contexts (https, localhost).
       await navigator.clipboard.writeText(text)
-      notify(TEXT.copied, { type: 'info' })
+      notify('app.account.copied', { type: 'info' })
     } catch {
-      notify(TEXT.copyFailed, { type: 'warning' })
+      notify('app.account.copy_failed', { type: 'warning' })
     }
   }
   return (
@@ -157,7 +148,7 @@ export function ShownOnce({ text, testId }: { text: string; testId: string }) {
       >
         {text}
       </Typography>
-      <Button label={TEXT.copy} onClick={copy}>
+      <Button label="app.account.copy" onClick={copy}>
         <ContentCopy />
       </Button>
     </Box>

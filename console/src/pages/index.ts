@@ -3,6 +3,7 @@ import type { Resource } from '../access'
 import { ArticleCreate, ArticleEdit, ArticleList } from './articles'
 import { MenuCreate, MenuEdit, MenuTree } from './menus'
 import { DeptCreate, DeptEdit, DeptTree } from './depts'
+import { DictCreate, DictEdit, DictList } from './dicts'
 import { AuditLogList, LoginLogList, SessionList } from './monitor'
 import { RoleCreate, RoleEdit, RoleList } from './roles'
 import { UserCreate, UserEdit, UserList } from './users'
@@ -45,6 +46,7 @@ export const PAGES: Record<string, Page> = {
     create: DeptCreate,
     edit: DeptEdit,
   },
+  'system/dict/index': { name: 'dicts', list: DictList, create: DictCreate, edit: DictEdit },
   'content/article/index': {
     name: 'articles',
     list: ArticleList,

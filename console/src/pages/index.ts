@@ -4,6 +4,7 @@ import { ArticleCreate, ArticleEdit, ArticleList } from './articles'
 import { MenuCreate, MenuEdit, MenuTree } from './menus'
 import { DeptCreate, DeptEdit, DeptTree } from './depts'
 import { DictCreate, DictEdit, DictList } from './dicts'
+import { ParamCreate, ParamEdit, ParamList } from './params'
 import { AuditLogList, LoginLogList, SessionList } from './monitor'
 import { RoleCreate, RoleEdit, RoleList } from './roles'
 import { UserCreate, UserEdit, UserList } from './users'
@@ -47,6 +48,7 @@ export const PAGES: Record<string, Page> = {
     edit: DeptEdit,
   },
   'system/dict/index': { name: 'dicts', list: DictList, create: DictCreate, edit: DictEdit },
+  'system/param/index': { name: 'params', list: ParamList, create: ParamCreate, edit: ParamEdit },
   'content/article/index': {
     name: 'articles',
     list: ArticleList,

@@ -14,6 +14,7 @@ import {
   WrapperField,
   required,
   useRecordContext,
+  useTranslate,
 } from 'react-admin'
 import { ACTIONS_COLUMN, ResourceList, RowActions } from '../components'
 
@@ -74,6 +75,11 @@ const ValueInput = ({ type }: { type: string }) => {
   }
 }
 
+const TypeName = ({ type }: { type: string }) => {
+  const translate = useTranslate()
+  return <>{translate(`app.params.type.${type}`, { _: type })}</>
+}
+
 /** A value shown as its type reads (a JSON value in monospace, cut short). */
 const valueText = (param: { type: string; value: string }) =>
   param.value.length > 80 ? `${param.value.slice(0, 80)}…` : param.value
@@ -90,7 +96,7 @@ export const ParamList = () => (
         </span>
       )}
     />
-    <TextField source="type" />
+    <FunctionField source="type" render={(param) => <TypeName type={param.type} />} />
     <BooleanField source="isPublic" />
     <BooleanField source="isSystem" />
     <TextField source="remark" />

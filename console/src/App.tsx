@@ -17,6 +17,7 @@ import { DevicesPage } from './pages/account/DevicesPage'
 import { ProfilePage } from './pages/account/ProfilePage'
 import { SecondFactorPage } from './pages/account/SecondFactorPage'
 import { TokensPage } from './pages/account/TokensPage'
+import { OWN_NOTICES_ROUTE, OwnNoticesPage } from './pages/ownNotices'
 
 export { i18nProvider }
 
@@ -112,6 +113,7 @@ export function App() {
           <Route path={ACCOUNT_ROUTES.twoFactor} element={<SecondFactorPage />} />
           <Route path={ACCOUNT_ROUTES.tokens} element={<TokensPage />} />
           <Route path={ACCOUNT_ROUTES.devices} element={<DevicesPage />} />
+          <Route path={OWN_NOTICES_ROUTE} element={<OwnNoticesPage />} />
         </CustomRoutes>,
       ]}
     </Admin>

@@ -3,7 +3,9 @@ import { useTranslate } from 'react-admin'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Badge, Box, Button, IconButton, Popover, Tooltip, Typography } from '@mui/material'
 import Notifications from '@mui/icons-material/Notifications'
+import { Link } from 'react-router-dom'
 import { api, type Schemas } from './api'
+import { OWN_NOTICES_ROUTE } from './pages/ownNotices'
 
 type OwnNotices = Schemas['OwnNotices']
 
@@ -44,6 +46,9 @@ export function NoticesBell() {
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
       >
         <Box sx={{ p: 2, width: 360, maxHeight: 480 }}>
+          <Button component={Link} to={OWN_NOTICES_ROUTE} onClick={() => setAnchor(null)}>
+            {translate('app.own_notices.open')}
+          </Button>
           {data.notices.length === 0 && <Typography>{translate('app.notices_none')}</Typography>}
           {data.notices.map((notice) => (
             <Box key={notice.id} sx={{ mb: 2, opacity: notice.read ? 0.6 : 1 }}>

@@ -24,6 +24,7 @@ export const ACCESS = {
     unlock: 'system:user:unlock',
     assignRoles: 'system:user:assign-roles',
     export: 'system:user:export',
+    import: 'system:user:import',
   },
   'roles': {
     list: 'system:role:list',
@@ -46,6 +47,27 @@ export const ACCESS = {
     create: 'system:dept:create',
     edit: 'system:dept:update',
     delete: 'system:dept:delete',
+  },
+  'dicts': {
+    list: 'system:dict:list',
+    show: 'system:dict:list',
+    create: 'system:dict:create',
+    edit: 'system:dict:update',
+    delete: 'system:dict:delete',
+  },
+  'params': {
+    list: 'system:param:list',
+    show: 'system:param:list',
+    create: 'system:param:create',
+    edit: 'system:param:update',
+    delete: 'system:param:delete',
+  },
+  'notices': {
+    list: 'system:notice:list',
+    show: 'system:notice:list',
+    create: 'system:notice:create',
+    edit: 'system:notice:update',
+    delete: 'system:notice:delete',
   },
   'articles': {
     list: 'content:article:list',
@@ -93,6 +115,7 @@ type Rule = (me: Me, record: any) => boolean
  * - RolePolicy and RoleService: a system role is never deleted nor given menus; only a super
  *   admin edits one.
  * - MenuService: a node with children is not deleted.
+ * - ParamService: a system parameter is never deleted.
  * - Force logout of the session this tab runs on would only sign this tab out: not offered.
  */
 const untouchable = (me: Me, user: any) =>
@@ -116,6 +139,9 @@ const RECORD_RULES: { [R in Resource]?: { [A in Action<R>]?: Rule } } = {
   },
   menus: {
     delete: (_me, menu) => !menu.children?.length,
+  },
+  params: {
+    delete: (_me, param) => !param.isSystem,
   },
   sessions: {
     delete: (_me, session) => session.id !== currentSessionId(),

@@ -73,7 +73,16 @@ export const useNarrow = () => useMediaQuery((theme: Theme) => theme.breakpoints
  * server's allow-list); rows open the edit page where the account may edit that row. On a phone
  * the actions column comes first, where a table wider than the screen cannot hide it.
  */
-export function Grid({ children, rowClick }: { children: ReactNode; rowClick?: 'edit' | false }) {
+export function Grid({
+  children,
+  rowClick,
+  expand,
+}: {
+  children: ReactNode
+  rowClick?: 'edit' | false
+  /** A panel under a row, opened by its expand button (a dictionary's items). */
+  expand?: ReactElement
+}) {
   const resource = useResourceContext() as Resource
   const can = useAccess()
   const narrow = useNarrow()
@@ -88,6 +97,7 @@ export function Grid({ children, rowClick }: { children: ReactNode; rowClick?: '
           : false
       }
       bulkActionButtons={false}
+      expand={expand}
     >
       {columns.map((child) =>
         isValidElement(child)
@@ -140,12 +150,16 @@ export function ExportCsvButton() {
   )
 }
 
-/** Filters, Create (react-admin hides it without the create code) and Export (with its code). */
-export const ListActions = () => (
+/**
+ * Filters, Create (react-admin hides it without the create code), Export (with its code) and a
+ * page's own buttons (`children`, each gated by its page).
+ */
+export const ListActions = ({ children }: { children?: ReactNode }) => (
   <TopToolbar>
     <FilterButton />
     <CreateButton />
     <ExportCsvButton />
+    {children}
   </TopToolbar>
 )
 
@@ -154,16 +168,20 @@ export function ResourceList(props: {
   filters: ReactElement[]
   children: ReactNode
   aside?: ReactElement
+  actions?: ReactNode
+  expand?: ReactElement
 }) {
   return (
     <List
       filters={props.filters}
       exporter={false}
       sort={NO_SORT}
-      actions={<ListActions />}
+      actions={<ListActions>{props.actions}</ListActions>}
       aside={props.aside}
     >
-      <Grid rowClick="edit">{props.children}</Grid>
+      <Grid rowClick="edit" expand={props.expand}>
+        {props.children}
+      </Grid>
     </List>
   )
 }

@@ -40,6 +40,15 @@ export const SORTABLE: { [R in Resource]?: readonly string[] } = {
     'createdAt',
   ] satisfies Sortable<'admin.users.index'>,
   'roles': ['id', 'code', 'name', 'sort'] satisfies Sortable<'admin.roles.index'>,
+  'dicts': ['id', 'code', 'name', 'status', 'createdAt'] satisfies Sortable<'admin.dicts.index'>,
+  'params': ['id', 'key', 'type', 'updatedAt'] satisfies Sortable<'admin.params.index'>,
+  'notices': [
+    'id',
+    'title',
+    'level',
+    'status',
+    'publishedAt',
+  ] satisfies Sortable<'admin.notices.index'>,
   'articles': ['id', 'title', 'category', 'publishedAt'] satisfies Sortable<'admin.articles.index'>,
   'login-logs': [
     'createdAt',

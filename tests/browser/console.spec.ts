@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
@@ -290,6 +290,9 @@ test.group('Console in Chromium', (group) => {
       'Roles',
       'Menus',
       'Departments',
+      'Dictionaries',
+      'Parameters',
+      'Notices',
       'Articles',
       'Online administrators',
       'Login log',
@@ -652,6 +655,107 @@ test.group('Console in Chromium', (group) => {
     await tokenRow.waitFor({ state: 'detached' }) // revoking deletes the row
     assert.isNull(await db.from('api_tokens').where('id', row.id).first())
     assert.equal((await call('/api/admin/users')).status, 401)
+    await context.close()
+  })
+
+  test('a dictionary item added in the console shows in its list; an import checked first shows a row error, then a valid file creates the account', async ({
+    assert,
+  }) => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+    })
+    const page = await context.newPage()
+    await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD)
+
+    // A dictionary type, then an item added under its row of the list.
+    await page.locator(`${SIDEBAR} a`, { hasText: 'Dictionaries' }).click()
+    await page.locator('table tbody tr', { hasText: 'sys_user_status' }).waitFor()
+    await page.getByRole('link', { name: 'Create' }).click()
+    await page.locator('input[name="code"]').fill('ticket_priority')
+    await page.locator('input[name="name"]').fill('Ticket priority')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.waitForURL(/#\/dicts$/)
+    const typeRow = page.locator('table tbody tr', { hasText: 'ticket_priority' }).first()
+    // react-admin's expand button is aria-hidden (the row's own control): found by its label.
+    await typeRow.locator('[aria-label="Expand"]').click()
+    const items = page.locator('[data-testid="dict-items-ticket_priority"]')
+    await items.getByText('No items yet').waitFor()
+    await items.getByRole('button', { name: 'Add item' }).click()
+    const itemDialog = page.getByRole('dialog')
+    await itemDialog.locator('input[name="label"]').fill('Urgent')
+    await itemDialog.locator('input[name="value"]').fill('urgent')
+    await itemDialog.locator('input[name="sort"]').fill('1')
+    await itemDialog.locator('input[name="cssClass"]').fill('error')
+    await itemDialog.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Item saved').waitFor()
+    const itemRow = items.locator('tbody tr', { hasText: 'urgent' })
+    await itemRow.waitFor()
+    assert.include(await itemRow.innerText(), 'Urgent')
+    await page.screenshot({ path: `${SHOTS}/dict-items.png`, fullPage: true })
+    const item = await db.from('dict_items').where({ type_code: 'ticket_priority' }).firstOrFail()
+    assert.deepInclude(item, { label: 'Urgent', value: 'urgent', css_class: 'error' })
+    // Every administrator reads it at once (GET /api/dicts/:code, the console's chips).
+    const read = await page.evaluate(async () => {
+      const response = await fetch('/api/dicts/ticket_priority', {
+        headers: { Authorization: `Bearer ${localStorage.getItem('rbac.token')}` },
+      })
+      return (await response.json()) as { data: { items: { value: string }[] } }
+    })
+    assert.deepEqual(
+      read.data.items.map((entry) => entry.value),
+      ['urgent']
+    )
+
+    // Users: the template, then a file with a taken account checked (nothing written).
+    await page.locator(`${SIDEBAR} a`, { hasText: 'Users' }).click()
+    await page.locator('table tbody tr', { hasText: ADMIN_ACCOUNT }).first().waitFor()
+    await page.getByRole('button', { name: 'Import' }).click()
+    const dialog = page.getByRole('dialog')
+    const download = page.waitForEvent('download')
+    await dialog.getByRole('button', { name: 'Download the template' }).click()
+    const template = await readFile((await (await download).path())!, 'utf8')
+    assert.match(template, /^\uFEFF?account,nickname,email,deptId,roles,status\r\n/)
+
+    const csv = (rows: string[]) => ({
+      name: 'users.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(['account,nickname,email,deptId,roles,status', ...rows].join('\n')),
+    })
+    const file = dialog.locator('input[type="file"]')
+    await file.setInputFiles(
+      csv(['imported1,Imported One,,,,enabled', `${ADMIN_ACCOUNT},Taken,,,,enabled`])
+    )
+    await dialog.getByRole('button', { name: 'Check file' }).click()
+    const errors = dialog.locator('[data-testid="import-errors"] tbody tr')
+    await errors.first().waitFor()
+    assert.equal(await errors.count(), 1)
+    const cells = await errors.first().locator('td').allInnerTexts()
+    assert.deepEqual(cells.slice(0, 3), ['3', 'account', 'E_CONFLICT'])
+    assert.isTrue(await dialog.getByRole('button', { name: 'Import', exact: true }).isDisabled())
+    await page.screenshot({ path: `${SHOTS}/import-dry-run.png` })
+    assert.isNull(await User.findBy('account', 'imported1'))
+
+    // The fixed file: checked, then imported; the password is shown once.
+    await file.setInputFiles(
+      csv(['imported1,Imported One,,,,enabled', 'imported2,Imported Two,,,,disabled'])
+    )
+    await dialog.getByRole('button', { name: 'Check file' }).click()
+    await dialog.getByText('2 rows checked: ready to import').waitFor()
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click()
+    const created = dialog.locator('[data-testid="import-created"] tbody tr')
+    await created.nth(1).waitFor()
+    const [account, password] = await created.first().locator('td').allInnerTexts()
+    assert.equal(account, 'imported1')
+    assert.isAtLeast(password.length, 16)
+    await dialog.getByRole('button', { name: 'Copy all' }).click()
+    await page.getByText('Copied').waitFor()
+    await page.screenshot({ path: `${SHOTS}/import-done.png` })
+    const user = await User.findByOrFail('account', 'imported1')
+    assert.isTrue(user.mustChangePassword)
+    assert.equal((await User.findByOrFail('account', 'imported2')).status, 'disabled')
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await page.locator('table tbody tr', { hasText: 'imported2' }).waitFor()
     await context.close()
   })
 

@@ -27,7 +27,7 @@ function leaves(tree: Tree, prefix = ''): Map<string, string> {
 }
 
 /** Texts that are the same in Chinese (abbreviations read as they are). */
-const SAME_IN_CHINESE = new Set(['ID', 'IP'])
+const SAME_IN_CHINESE = new Set(['ID', 'IP', 'JSON'])
 const CJK = /[\u4e00-\u9fff]/
 const placeholders = (text: string) => [...text.matchAll(/%\{(\w+)\}/g)].map((m) => m[1]).sort()
 const unique = (items: string[]) => [...new Set(items)]

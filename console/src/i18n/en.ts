@@ -24,6 +24,66 @@ export const en = {
     notices_none: 'No notices',
     notice_mark_read: 'Mark read',
     notice_level: { info: 'Information', warning: 'Warning', critical: 'Critical' },
+    notice_status: { draft: 'Draft', published: 'Published', scheduled: 'Scheduled' },
+    notices_admin: {
+      preview: 'Preview',
+      preview_saved: 'As the server rendered the saved body; save to see your changes.',
+      body_help: 'Markdown: headings, lists, links, emphasis, code. HTML is shown as text.',
+      published_at_help: 'Published with no time: now. A later time schedules the notice.',
+    },
+    own_notices: {
+      title: 'My notices',
+      open: 'All my notices',
+      unread: '%{smart_count} unread notice |||| %{smart_count} unread notices',
+      new: 'New',
+    },
+    dicts: {
+      items: 'Items',
+      no_items: 'No items yet',
+      add_item: 'Add item',
+      edit_item: 'Edit item',
+      item_saved: 'Item saved',
+      item_deleted: 'Item deleted',
+      delete_item: 'Delete item',
+      delete_item_confirm: 'Delete the item "%{label}"?',
+      code_help: 'lowercase letters, digits and _, starting with a letter; set once',
+      code_fixed: 'set when the dictionary was created',
+    },
+    params: {
+      type: { string: 'Text', number: 'Number', boolean: 'Yes/no', json: 'JSON' },
+      invalid_number: 'Must be a number',
+      invalid_json: 'Must be valid JSON',
+      key_help: 'letters, digits, . _ and -, starting with a letter',
+      system_key: 'A system parameter keeps its key and cannot be deleted',
+      public_help: 'Readable without signing in (GET /api/params/:key)',
+    },
+    user_import: {
+      button: 'Import',
+      title: 'Import users',
+      intro:
+        'Fill in the template (one account a row; roles as codes separated by |) and save it as CSV or XLSX. Check the file first: nothing is written until you import it, and the import is all or nothing. Every account gets a generated password, to be changed at its first sign-in.',
+      template: 'Download the template',
+      dry_run: 'Check file',
+      import: 'Import',
+      row: 'Row',
+      field: 'Column',
+      code: 'Code',
+      message: 'Problem',
+      check_failed:
+        '%{smart_count} problem: fix the file and check it again |||| %{smart_count} problems: fix the file and check it again',
+      refused:
+        'Nothing was imported: %{smart_count} problem |||| Nothing was imported: %{smart_count} problems',
+      check_passed:
+        '%{smart_count} row checked: ready to import |||| %{smart_count} rows checked: ready to import',
+      imported: '%{smart_count} account imported |||| %{smart_count} accounts imported',
+      passwords_once:
+        'These initial passwords are shown only now: copy them and hand them over safely. Each account must change its password at its first sign-in.',
+      account: 'Account',
+      initial_password: 'Initial password',
+      copy: 'Copy',
+      copy_all: 'Copy all',
+      copied: 'Copied',
+    },
     sign_in_notice: {
       last: 'Last sign-in: %{at} from %{ip}',
       last_no_ip: 'Last sign-in: %{at}',
@@ -286,6 +346,26 @@ export const en = {
         lastUsedIp: 'Last address',
         expiresAt: 'Expires',
       },
+    },
+    'dicts': {
+      page: { create: 'Create dictionary', edit: 'Edit dictionary %{recordRepresentation}' },
+      fields: {
+        items: {
+          label: 'Label',
+          value: 'Value',
+          sort: 'Sort',
+          status: 'Status',
+          cssClass: 'CSS class',
+        },
+      },
+    },
+    'params': {
+      page: { create: 'Create parameter', edit: 'Edit parameter %{recordRepresentation}' },
+      fields: { isPublic: 'Public', isSystem: 'System', updatedAt: 'Updated' },
+    },
+    'notices': {
+      page: { create: 'Create notice', edit: 'Edit notice %{recordRepresentation}' },
+      fields: { body: 'Body (Markdown)', publishedAt: 'Publish time', updatedAt: 'Updated' },
     },
     'articles': {
       page: { create: 'Create article', edit: 'Edit article %{recordRepresentation}' },

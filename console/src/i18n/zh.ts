@@ -141,6 +141,9 @@ const seededMenus = {
   'Menus': '菜单管理',
   'Departments': '部门管理',
   'Articles': '文章管理',
+  'Dictionaries': '字典管理',
+  'Parameters': '参数设置',
+  'Notices': '通知公告',
   'Online administrators': '在线管理员',
   'Login log': '登录日志',
   'Audit log': '操作日志',
@@ -194,6 +197,18 @@ const devices: Complete<typeof en.app.devices> = {
   revoked: '设备已撤销',
 }
 
+/** The labels of the seeded dictionary items (04_settings_seeder.ts), as the menu names above. */
+const seededDictLabels = {
+  Enabled: '启用',
+  Disabled: '停用',
+  Draft: '草稿',
+  Published: '已发布',
+  Archived: '已归档',
+  Information: '信息',
+  Warning: '警告',
+  Critical: '严重',
+}
+
 const app: Complete<Pick<typeof en, 'app' | 'resources'>> = {
   app: {
     title: '管理控制台',
@@ -209,6 +224,63 @@ const app: Complete<Pick<typeof en, 'app' | 'resources'>> = {
     notices_none: '暂无通知',
     notice_mark_read: '标为已读',
     notice_level: { info: '信息', warning: '警告', critical: '严重' },
+    notice_status: { draft: '草稿', published: '已发布', scheduled: '定时发布' },
+    notices_admin: {
+      preview: '预览',
+      preview_saved: '服务器对已保存正文的渲染；保存后可看到修改。',
+      body_help: 'Markdown：标题、列表、链接、强调、代码。HTML 按文本显示。',
+      published_at_help: '发布时不填时间即立即发布；填写将来的时间则定时发布。',
+    },
+    own_notices: {
+      title: '我的通知',
+      open: '查看全部通知',
+      unread: '%{smart_count} 条未读通知',
+      new: '未读',
+    },
+    dicts: {
+      items: '字典项',
+      no_items: '暂无字典项',
+      add_item: '添加字典项',
+      edit_item: '编辑字典项',
+      item_saved: '字典项已保存',
+      item_deleted: '字典项已删除',
+      delete_item: '删除字典项',
+      delete_item_confirm: '删除字典项“%{label}”？',
+      code_help: '小写字母、数字和 _，以字母开头；创建后不可修改',
+      code_fixed: '创建字典时设定',
+    },
+    params: {
+      type: { string: '文本', number: '数字', boolean: '是/否', json: 'JSON' },
+      invalid_number: '必须是数字',
+      invalid_json: '必须是有效的 JSON',
+      key_help: '字母、数字、. _ 和 -，以字母开头',
+      system_key: '系统参数的键名不可修改，也不可删除',
+      public_help: '无需登录即可读取（GET /api/params/:key）',
+    },
+    user_import: {
+      button: '导入',
+      title: '导入用户',
+      intro:
+        '填写模板（每行一个账号；角色填编码，用 | 分隔），保存为 CSV 或 XLSX。请先校验文件：导入前不会写入任何数据，且导入要么全部成功，要么全部不写入。每个账号都会生成初始密码，首次登录时须修改。',
+      template: '下载模板',
+      dry_run: '校验文件',
+      import: '导入',
+      row: '行',
+      field: '列',
+      code: '错误码',
+      message: '问题',
+      check_failed: '%{smart_count} 个问题：请修改文件后重新校验',
+      refused: '未导入任何数据：%{smart_count} 个问题',
+      check_passed: '已校验 %{smart_count} 行：可以导入',
+      imported: '已导入 %{smart_count} 个账号',
+      passwords_once:
+        '初始密码仅显示这一次：请复制并安全地交给用户。每个账号首次登录时须修改密码。',
+      account: '账号',
+      initial_password: '初始密码',
+      copy: '复制',
+      copy_all: '全部复制',
+      copied: '已复制',
+    },
     sign_in_notice: signInNotice,
     devices,
     no_access: {
@@ -424,6 +496,20 @@ const app: Complete<Pick<typeof en, 'app' | 'resources'>> = {
         expiresAt: '过期时间',
       },
     },
+    'dicts': {
+      page: { create: '新建字典', edit: '编辑字典 %{recordRepresentation}' },
+      fields: {
+        items: { label: '标签', value: '值', sort: '排序', status: '状态', cssClass: '样式类' },
+      },
+    },
+    'params': {
+      page: { create: '新建参数', edit: '编辑参数 %{recordRepresentation}' },
+      fields: { isPublic: '公开', isSystem: '系统参数', updatedAt: '更新时间' },
+    },
+    'notices': {
+      page: { create: '新建通知', edit: '编辑通知 %{recordRepresentation}' },
+      fields: { body: '正文（Markdown）', publishedAt: '发布时间', updatedAt: '更新时间' },
+    },
     'articles': {
       page: { create: '新建文章', edit: '编辑文章 %{recordRepresentation}' },
       fields: { publishedAt: '发布时间', coverUrl: '封面地址', author: '作者' },
@@ -469,10 +555,14 @@ const commonFields = {
   updatedAt: '更新时间',
   lastUsedAt: '最后使用',
   permissions: '权限',
+  key: '键名',
+  value: '值',
+  level: '级别',
 }
 
 export const zh = {
   ...seededMenus,
+  ...seededDictLabels,
   ra,
   app: app.app,
   resources: Object.fromEntries(

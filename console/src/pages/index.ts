@@ -3,6 +3,9 @@ import type { Resource } from '../access'
 import { ArticleCreate, ArticleEdit, ArticleList } from './articles'
 import { MenuCreate, MenuEdit, MenuTree } from './menus'
 import { DeptCreate, DeptEdit, DeptTree } from './depts'
+import { DictCreate, DictEdit, DictList } from './dicts'
+import { NoticeCreate, NoticeEdit, NoticeList } from './notices'
+import { ParamCreate, ParamEdit, ParamList } from './params'
 import { AuditLogList, LoginLogList, SessionList } from './monitor'
 import { ApiTokenList } from './tokens'
 import { RoleCreate, RoleEdit, RoleList } from './roles'
@@ -45,6 +48,14 @@ export const PAGES: Record<string, Page> = {
     list: DeptTree,
     create: DeptCreate,
     edit: DeptEdit,
+  },
+  'system/dict/index': { name: 'dicts', list: DictList, create: DictCreate, edit: DictEdit },
+  'system/param/index': { name: 'params', list: ParamList, create: ParamCreate, edit: ParamEdit },
+  'system/notice/index': {
+    name: 'notices',
+    list: NoticeList,
+    create: NoticeCreate,
+    edit: NoticeEdit,
   },
   'content/article/index': {
     name: 'articles',

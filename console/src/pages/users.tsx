@@ -26,13 +26,20 @@ import {
   RowActions,
   STATUS_CHOICES,
   ACTIONS_COLUMN,
-  StatusChip,
 } from '../components'
 import { DeptFilterInput, DeptInput, DeptTreeFilter, useDeptNames } from './depts'
+import { ImportUsersButton } from './userImport'
+import { DictChip, useDictChoices } from '../useDict'
+
+/** The account status as the sys_user_status dictionary names it. */
+const USER_STATUS = 'sys_user_status'
+const StatusInput = (props: { source: string; defaultValue?: string; disabled?: boolean }) => (
+  <SelectInput {...props} choices={useDictChoices(USER_STATUS, STATUS_CHOICES)} />
+)
 
 const filters = [
   <TextInput key="keyword" source="keyword" label="app.search" alwaysOn />,
-  <SelectInput key="status" source="status" choices={STATUS_CHOICES} />,
+  <StatusInput key="status" source="status" />,
   <DeptFilterInput key="deptId" source="deptId" />,
 ]
 
@@ -78,11 +85,16 @@ const UserActions = () => (
 )
 
 export const UserList = () => (
-  <ResourceList filters={filters} aside={<DeptTreeFilter />}>
+  <ResourceList filters={filters} aside={<DeptTreeFilter />} actions={<ImportUsersButton />}>
     <TextField source="id" />
     <TextField source="account" />
     <TextField source="nickname" />
-    <FunctionField source="status" render={(row) => <StatusChip value={row.status} />} />
+    <FunctionField
+      source="status"
+      render={(row) => (
+        <DictChip code={USER_STATUS} value={row.status} fallback={`app.status.${row.status}`} />
+      )}
+    />
     <FunctionField source="deptId" render={(row) => <DeptName deptId={row.deptId} />} />
     <FunctionField
       source="roles"
@@ -103,7 +115,7 @@ export const UserCreate = () => (
       <PasswordInput source="password" validate={required()} />
       <TextInput source="nickname" />
       <TextInput source="email" type="email" />
-      <SelectInput source="status" choices={STATUS_CHOICES} defaultValue="enabled" />
+      <StatusInput source="status" defaultValue="enabled" />
       <DeptInput />
       <RolesInput />
     </SimpleForm>
@@ -116,11 +128,7 @@ const UserFormParts = () => {
   const can = useAccess()
   return (
     <>
-      <SelectInput
-        source="status"
-        choices={STATUS_CHOICES}
-        disabled={!can('users', 'disable', user)}
-      />
+      <StatusInput source="status" disabled={!can('users', 'disable', user)} />
       <DeptInput />
       {can('users', 'assignRoles', user) && <RolesInput />}
     </>

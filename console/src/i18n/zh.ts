@@ -160,6 +160,7 @@ const seededMenus = {
   'Reset second factor': '重置双重验证',
   'Publish': '发布',
   'Export': '导出',
+  'Import': '导入',
   'Force logout': '强制下线',
   'Revoke': '撤销',
 }

@@ -104,7 +104,21 @@ export class FieldError extends Exception {
 }
 
 /** A problem with one row of an uploaded file (row 1 is the header). */
-export type RowError = { row: number; field: string; code: string; message: string }
+/**
+ * One refused row: `message` in English; the caller's language from `key` and `data` (a catalog
+ * message), `refusal` (a policy's translation) or `rule` and `meta` (a VineJS rule).
+ */
+export type RowError = {
+  row: number
+  field: string
+  code: string
+  message: string
+  key?: string
+  data?: Data
+  refusal?: { identifier: string; data?: Record<string, unknown> }
+  rule?: string
+  meta?: Record<string, unknown>
+}
 
 /**
  * Rows of an upload refused (the user import): nothing was written. 403 when any row was refused

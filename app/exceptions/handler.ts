@@ -4,7 +4,7 @@ import { errors as limiterErrors } from '@adonisjs/limiter'
 import { errors as lucidErrors } from '@adonisjs/lucid'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import { ApiException, FieldError, RowErrors, tooManyRequests } from '#exceptions/api_exception'
-import { localeOf, messageOf, refusalOf } from '#exceptions/messages'
+import { localeOf, messageOf, refusalOf, rowMessageOf } from '#exceptions/messages'
 import { recordRefusal } from '#services/audit_log'
 import { permissionOf } from '#middleware/permission_middleware'
 import { readinessSuspect } from '#start/health'
@@ -173,7 +173,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
         status: error.status,
         errors: error.rows.map((entry) => ({
           code: entry.code,
-          message: entry.message,
+          message: rowMessageOf(entry, locale),
           field: entry.field,
           row: entry.row,
         })),

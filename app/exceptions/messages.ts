@@ -42,6 +42,30 @@ export function refusalOf(identifier: string, data: Record<string, unknown> = {}
     : reason
 }
 
+/** A refused row of an upload (RowError) in `locale`. */
+export function rowMessageOf(
+  entry: {
+    message: string
+    field: string
+    key?: string
+    data?: Record<string, unknown>
+    refusal?: { identifier: string; data?: Record<string, unknown> }
+    rule?: string
+    meta?: Record<string, unknown>
+  },
+  locale: string
+) {
+  if (entry.key) return messageOf(entry.key, entry.data, locale)
+  if (entry.refusal) return refusalOf(entry.refusal.identifier, entry.refusal.data, locale)
+  if (entry.rule && locale !== 'en') {
+    const field = { name: entry.field, wildCardPath: entry.field } as any
+    return i18nFor(locale)
+      .createMessagesProvider()
+      .getMessage(entry.message, entry.rule, field, { ...entry.meta })
+  }
+  return entry.message
+}
+
 /** Locales per `Accept-Language` value seen (a few distinct values in practice; bounded). */
 const negotiated = new Map<string, string>()
 

@@ -127,6 +127,41 @@ test.group('Languages: error and validation messages', (group) => {
     assert.equal(entry.message, 'The permissions field must have at least 1 item')
   })
 
+  test('user import: every row problem in the language asked for, dry run or refused', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await seededAdmin()
+    const csv = [
+      'account,nickname,email,deptId,roles,status',
+      '=cmd,One,,,,enabled',
+      'x,Too short,,,,',
+      'good2,,,424242,no_such_role,',
+    ].join('\r\n')
+    for (const dryRun of [true, false]) {
+      const answers = await Promise.all(
+        ['en', 'zh-CN'].map((l) =>
+          client
+            .post(`/api/admin/users/import?dryRun=${dryRun}`)
+            .headers({ 'accept-language': l })
+            .file('file', Buffer.from(csv), { filename: 'u.csv' })
+            .loginAs(admin)
+        )
+      )
+      const rows = answers.map((answer) =>
+        dryRun ? answer.body().data.errors : answer.body().errors
+      )
+      assert.equal(answers[1].status(), answers[0].status())
+      assert.isAtLeast(rows[0].length, 4)
+      assert.deepEqual(
+        rows[1].map((row: any) => `${row.row} ${row.field} ${row.code}`),
+        rows[0].map((row: any) => `${row.row} ${row.field} ${row.code}`)
+      )
+      for (const row of rows[0]) assert.notMatch(row.message, CJK, row.message)
+      for (const row of rows[1]) assert.match(row.message, CJK, row.message)
+    }
+  })
+
   test('an unsupported language falls back to English', async ({ client, assert }) => {
     const response = await client.get('/api/auth/me').headers({ 'accept-language': 'fr-FR' })
     response.assertStatus(401)

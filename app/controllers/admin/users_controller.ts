@@ -18,6 +18,7 @@ import { userCsv, userSchema } from '#transformers/admin/user_transformer'
 import { exportOperation, sendCsvExport } from '#services/admin/csv_export'
 import { readUpload } from '#core/uploads'
 import { MAX_BYTES, importTemplate, importUsers } from '#services/admin/user_import'
+import { localeOf, rowMessageOf } from '#exceptions/messages'
 import { importResultSchema } from '#transformers/admin/user_import_transformer'
 import { s } from '#openapi/schema'
 
@@ -89,7 +90,16 @@ export default class UsersController {
     const { dryRun = true } = await ctx.request.validateUsing(importUsersValidator)
     const file = await readUpload(ctx.request, 'file', MAX_BYTES)
     ctx.response.header('Cache-Control', 'no-store')
-    return { data: await importUsers(actorOf(ctx), file, dryRun) }
+    const result = await importUsers(actorOf(ctx), file, dryRun)
+    // Each row's problem in the caller's language, its fields picked.
+    const locale = localeOf(ctx)
+    const errors = result.errors.map((entry) => ({
+      row: entry.row,
+      field: entry.field,
+      code: entry.code,
+      message: rowMessageOf(entry, locale),
+    }))
+    return { data: { ...result, errors } }
   }
 
   async importTemplate({ response }: HttpContext) {

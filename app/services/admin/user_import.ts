@@ -4,6 +4,7 @@ import { errors as vineErrors } from '@vinejs/vine'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { FieldError, type RowError, RowErrors } from '#exceptions/api_exception'
+import { messageOf } from '#exceptions/messages'
 import UserPolicy from '#policies/user_policy'
 import { REFUSED, deptsShown } from '#policies/grant_rule'
 import { type RoleGrant, deptParents, roleGrants } from '#policies/holdings'
@@ -105,6 +106,15 @@ export async function importUsers(
   })
 }
 
+/** A refused row whose message is the catalog's `key`: English here, the caller's when rendered. */
+const rowError = (
+  row: number,
+  field: string,
+  code: string,
+  key: string,
+  data?: Record<string, string | number>
+): RowError => ({ row, field, code, message: messageOf(key, data), key, data })
+
 const malformed = (key: string, data?: Record<string, string>) =>
   new FieldError('file', key, 'format', data)
 
@@ -169,12 +179,7 @@ async function shapeRows(cells: string[][]) {
     header.forEach((name, j) => (raw[name as Column] = cells[i][j] ?? ''))
     const formulas = header.filter((name) => FORMULA_START.test(raw[name as Column] ?? ''))
     for (const field of formulas) {
-      errors.push({
-        row: number,
-        field,
-        code: 'E_VALIDATION_ERROR',
-        message: 'A cell must not start with =, +, -, @, a tab or a carriage return (formula)',
-      })
+      errors.push(rowError(number, field, 'E_VALIDATION_ERROR', 'importFormula'))
     }
     if (formulas.length) continue
     const input = {
@@ -189,19 +194,23 @@ async function shapeRows(cells: string[][]) {
       const row = { row: number, ...(await importUserRowValidator.validate(input)) }
       const key = row.account.toLowerCase()
       if (seen.has(key)) {
-        errors.push({
-          row: number,
-          field: 'account',
-          code: 'E_CONFLICT',
-          message: `The account is also on row ${seen.get(key)}`,
-        })
+        errors.push(
+          rowError(number, 'account', 'E_CONFLICT', 'importDuplicate', { row: seen.get(key)! })
+        )
       } else seen.set(key, number)
       rows.push(row)
     } catch (error) {
       if (!(error instanceof vineErrors.E_VALIDATION_ERROR)) throw error
-      for (const message of error.messages as { field: string; message: string }[]) {
-        const field = message.field.split('.')[0]
-        errors.push({ row: number, field, code: 'E_VALIDATION_ERROR', message: message.message })
+      type VineEntry = { field: string; message: string; rule: string; meta?: object }
+      for (const entry of error.messages as VineEntry[]) {
+        errors.push({
+          row: number,
+          field: entry.field.split('.')[0],
+          code: 'E_VALIDATION_ERROR',
+          message: entry.message,
+          rule: entry.rule,
+          meta: entry.meta as Record<string, unknown> | undefined,
+        })
       }
     }
   }
@@ -226,19 +235,20 @@ async function checkRows(trx: TransactionClientContract, actor: Actor, rows: Row
   const held = await roleGrants(trx, [...roleIds.values()])
   const grants = new Map<number, RoleGrant>(held.map((grant) => [grant.id, grant]))
   const parents = await deptParents(trx)
-  const decisions = new Map<string, { reason: string; message: string } | true>()
+  type Refused = { identifier: string; data?: Record<string, unknown>; message: string }
+  const decisions = new Map<string, Refused | true>()
   for (const row of rows) {
-    const fail = (field: string, code: string, message: string) =>
-      errors.push({ row: row.row, field, code, message })
+    const fail = (field: string, code: string, key: string, data?: Record<string, string>) =>
+      errors.push(rowError(row.row, field, code, key, data))
     if (existing.has(row.account.toLowerCase())) {
-      fail('account', 'E_CONFLICT', 'An account of this name already exists (case-insensitive)')
+      fail('account', 'E_CONFLICT', 'importAccountExists')
     }
     const unknown = row.roles.filter((code) => !roleIds.has(code))
     if (unknown.length)
-      fail('roles', 'E_VALIDATION_ERROR', `Unknown role code(s): ${unknown.join(', ')}`)
+      fail('roles', 'E_VALIDATION_ERROR', 'importUnknownRoles', { codes: unknown.join(', ') })
     const deptId = row.deptId ?? null
     if (deptId !== null && !parents.has(deptId)) {
-      fail('deptId', 'E_VALIDATION_ERROR', 'The department does not exist')
+      fail('deptId', 'E_VALIDATION_ERROR', 'importDeptMissing')
     }
     if (unknown.length || (deptId !== null && !parents.has(deptId))) continue
     const ids = [...new Set(row.roles.map((code) => roleIds.get(code)!))].sort((a, b) => a - b)
@@ -252,12 +262,22 @@ async function checkRows(trx: TransactionClientContract, actor: Actor, rows: Row
         .execute('create', roles, { deptId, shows })
       decision = response.authorized
         ? true
-        : { reason: response.translation?.identifier ?? '', message: response.message ?? '' }
+        : {
+            identifier: response.translation?.identifier ?? '',
+            data: response.translation?.data,
+            message: response.message ?? '',
+          }
       decisions.set(key, decision)
     }
     if (decision !== true) {
-      const field = decision.reason === `errors.refused.${REFUSED.dept}` ? 'deptId' : 'roles'
-      fail(field, 'E_FORBIDDEN', decision.message)
+      const field = decision.identifier === `errors.refused.${REFUSED.dept}` ? 'deptId' : 'roles'
+      errors.push({
+        row: row.row,
+        field,
+        code: 'E_FORBIDDEN',
+        message: decision.message,
+        refusal: { identifier: decision.identifier, data: decision.data },
+      })
     }
   }
   return errors

@@ -14,6 +14,8 @@
 | (e.g. "--cpu-prof --cpu-prof-dir=tmp/prof"), and BENCH_ONLY=<regex> to run only the scenarios
 | whose name matches. Both builds use the schema this tree migrates, so
 | <rev> must read the same tables (a recent commit). Writes tmp/bench-baseline.{json,txt}.
+| BENCH_SCOPE_USERS=<n> adds the users list of a scoped administrator (page of 20, n accounts over
+| the department tree of bench/dataset.ts; issue 45's figure: 100000).
 |
 | Memory: BENCH_SOAK=<seconds> then soaks both servers at once under the same fixed-rate mixed
 | load (BENCH_SOAK_RATE/s, default 300, plus /me alone at a sixth of it) and reports RSS (after
@@ -29,7 +31,7 @@ import { cpus } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { login } from './client.js'
-import { createDataset } from './dataset.js'
+import { createDataset, createScopeDataset } from './dataset.js'
 import { answerOf, benchAppEnv, benchDbConfig, ensurePgDatabase, openDb } from './db.js'
 import { freePort, send, waitUntilUp } from './http.js'
 import { type Run, type Scenario, load, measuredRun } from './measure.js'
@@ -50,6 +52,7 @@ const BASELINE_ENV = Object.fromEntries(
   words(process.env.BENCH_BASELINE_ENV).map((pair) => pair.split(/=(.*)/s).slice(0, 2))
 )
 const SOAK = Number(process.env.BENCH_SOAK ?? 0)
+const SCOPED_LIST = Boolean(process.env.BENCH_SCOPE_USERS)
 const SOAK_RATE = Number(process.env.BENCH_SOAK_RATE ?? 300)
 const ADMIN_PASSWORD = 'Bench-Root-Passw0rd!'
 const SMALL = 10_000
@@ -97,13 +100,17 @@ log(`fresh schema and seed on ${DB}`)
 ace('migration:fresh', '--force')
 ace('db:seed')
 await createDataset(dbConfig, 'admin')
+if (SCOPED_LIST) await createScopeDataset(dbConfig)
 ace('articles:load', `--count=${SMALL}`)
 
 // ---------------------------------------------------------------- servers
 type Side = keyof typeof builds
 const sides: Side[] = ['this', 'baseline']
 const startScript = startCommand(ROOT)
-const servers = {} as Record<Side, { base: string; pid: number; pg: boolean; stop: () => void }>
+const servers = {} as Record<
+  Side,
+  { base: string; pid: number; pg: string | false; stop: () => void }
+>
 for (const side of sides) {
   const port = await freePort()
   const baseline = side === 'baseline'
@@ -123,7 +130,8 @@ for (const side of sides) {
   })
   const stop = () => child.exitCode === null && child.kill('SIGTERM')
   process.on('exit', stop)
-  servers[side] = { base: `http://127.0.0.1:${port}`, pid: child.pid!, pg: DB === 'pg', stop }
+  const pg = dbConfig.db === 'pg' && dbConfig.pg.database
+  servers[side] = { base: `http://127.0.0.1:${port}`, pid: child.pid!, pg, stop }
   await waitUntilUp(servers[side].base, '/api/health')
 }
 
@@ -144,6 +152,9 @@ const logins = async (side: Side) => {
 }
 const [bigToken, smallToken, ...sessionTokens] = await logins('this')
 await logins('baseline')
+const scopedToken = SCOPED_LIST
+  ? await login(servers.this.base, answer, 'bench.scoped', ADMIN_PASSWORD)
+  : ''
 const firstSlug = (await send(servers.this.base, 'GET', '/api/articles?pageSize=1')).body.data[0]
   .slug
 await db.end()
@@ -179,6 +190,12 @@ const scenarios: Record<string, Scenario> = {
     expect: 429,
   },
 }
+if (SCOPED_LIST) {
+  scenarios['users page of 20, scoped'] = {
+    path: '/api/admin/users?pageSize=20',
+    headers: auth(scopedToken),
+  }
+}
 // BENCH_ONLY=<regex>: only the scenarios whose name matches (e.g. to profile one of them).
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null
 for (const name of Object.keys(scenarios)) if (only && !only.test(name)) delete scenarios[name]
@@ -191,6 +208,7 @@ const TARGETS: Record<string, string> = {
   'list page 1': '0.20 / pg 0.30',
   'detail': '0.12',
   'login refused by the limiter': '0.08',
+  'users page of 20, scoped': '0.50 / pg 1.50',
 }
 
 // ---------------------------------------------------------------- interleaved rounds

@@ -54,20 +54,23 @@ export function load(
   })
 }
 
-/** One measured run: the load's figures plus CPU ms per request of the server and PostgreSQL. */
+/**
+ * One measured run: the load's figures plus CPU ms per request of the server and of PostgreSQL's
+ * backends connected to the bench's database (`pg`: its name; false on SQLite).
+ */
 export async function measuredRun(
-  target: { base: string; pid: number; pg: boolean },
+  target: { base: string; pid: number; pg: string | false },
   scenario: Scenario,
   duration: number,
   connections: number
 ): Promise<Run> {
   // The window includes the load process's start, while the server idles (a few ms of its CPU).
-  const before = { server: cpuMsOf(target.pid), pg: target.pg ? postgresCpuMs() : 0 }
+  const before = { server: cpuMsOf(target.pid), pg: target.pg ? postgresCpuMs(target.pg) : 0 }
   const result = await load(target.base, scenario, duration, connections)
   const requests = Math.max(1, result.total)
   return {
     ...result,
     serverCpuMsPerRequest: (cpuMsOf(target.pid) - before.server) / requests,
-    pgCpuMsPerRequest: target.pg ? (postgresCpuMs() - before.pg) / requests : 0,
+    pgCpuMsPerRequest: target.pg ? (postgresCpuMs(target.pg) - before.pg) / requests : 0,
   }
 }

@@ -18,13 +18,19 @@ export function cpuMsOf(pid: number | string) {
   }
 }
 
-/** CPU time (ms) of every PostgreSQL process on the machine (the backends serving the bench). */
-export function postgresCpuMs() {
+/**
+ * CPU time (ms) of the PostgreSQL processes on the machine: with `database`, of the backends
+ * connected to it alone (their title names it), so the other databases of a shared machine do
+ * not count; without, of every one.
+ */
+export function postgresCpuMs(database?: string) {
   let total = 0
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMsOf(entry)
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue
+      const title = database ? readFileSync(`/proc/${entry}/cmdline`, 'utf8') : ''
+      if (!database || title.includes(` ${database} `)) total += cpuMsOf(entry)
     } catch {}
   }
   return total

@@ -170,7 +170,7 @@ async function queriesPerRequest(scenario: Scenario) {
   return { status: reply.status, queries: Number(reply.headers['x-db-queries']) }
 }
 
-const served = { base, pid: serverPid, pg: DB === 'pg' }
+const served = { base, pid: serverPid, pg: dbConfig.db === 'pg' && dbConfig.pg.database }
 const load = (scenario: Scenario, duration: number) =>
   loadWith(base, scenario, duration, CONNECTIONS)
 const measuredRun = (scenario: Scenario, duration = DURATION) =>

@@ -1,17 +1,19 @@
 import { DateTime } from 'luxon'
 import { BaseModel, beforeSave, column, manyToMany } from '@adonisjs/lucid/orm'
 import { withTimestamps } from '#models/mixins/with_timestamps'
+import { withAccountFields } from '#models/mixins/account_fields'
 import type { ManyToMany } from '@adonisjs/lucid/types/relations'
 import Role from '#models/role'
-import adminAuthConfig from '#config/admin_auth'
 
 export type UserStatus = 'enabled' | 'disabled'
 
 /**
  * Administrator account. The password column holds an argon2id digest; it and tokenVersion are
  * never serialized (transformers pick allowed fields, serializeAs: null is the second fence).
+ * The derived fields (emailVerified, passwordChangeRequired, avatarUrl...) are the getters of
+ * app/models/mixins/account_fields.ts.
  */
-export default class User extends withTimestamps(BaseModel) {
+export default class User extends withAccountFields(withTimestamps(BaseModel)) {
   @column({ isPrimary: true })
   declare id: number
 
@@ -91,41 +93,5 @@ export default class User extends withTimestamps(BaseModel) {
   @beforeSave()
   static forgetVerification(user: User) {
     if (user.$dirty.email !== undefined && user.$isPersisted) user.emailVerifiedAt = null
-  }
-
-  get emailVerified() {
-    return Boolean(this.emailVerifiedAt && this.email)
-  }
-
-  get twoFactorEnabled() {
-    return Boolean(this.twoFactorConfirmedAt)
-  }
-
-  /** The owner's previous sign-in, shown after the next one (null before a second sign-in). */
-  get lastSignIn(): { at: DateTime; ip: string | null } | null {
-    return this.previousLoginAt ? { at: this.previousLoginAt, ip: this.previousLoginIp } : null
-  }
-
-  /** Failed password checks since the previous sign-in (before and after the current one). */
-  get failedSinceLastSignIn(): number {
-    return Number(this.failedBeforeLogin ?? 0) + Number(this.failedLogins ?? 0)
-  }
-
-  /** When the password runs out (PASSWORD_MAX_AGE_DAYS after it was set), null without a max age. */
-  get passwordExpiresAt(): DateTime | null {
-    const days = adminAuthConfig.passwords.maxAgeDays
-    const since = this.passwordChangedAt ?? this.createdAt
-    return days > 0 && since ? since.plus({ days }) : null
-  }
-
-  /** The password must be changed before anything else: chosen by someone else, or expired. */
-  get passwordChangeRequired(): boolean {
-    const expiresAt = this.passwordExpiresAt
-    return this.mustChangePassword || (expiresAt !== null && expiresAt <= DateTime.now())
-  }
-
-  /** The stable URL of the own avatar; `v` changes with the image (cache busting). */
-  get avatarUrl(): string | null {
-    return this.avatarEtag ? `/api/avatars/${this.id}?v=${this.avatarEtag}` : null
   }
 }

@@ -1,0 +1,62 @@
+import { DateTime } from 'luxon'
+import adminAuthConfig from '#config/admin_auth'
+
+/**
+ * An account's derived fields, read from its columns: declared once, for the User model and for
+ * the plain rows of the admin users list (app/services/admin/user_rows.ts), which are read
+ * without the model's hydration. The columns are declared here as the getters read them; the
+ * model maps them (app/models/user.ts).
+ */
+export function withAccountFields<Base extends new (...args: any[]) => object>(superclass: Base) {
+  class AccountFields extends superclass {
+    declare id: number
+    declare email: string | null
+    declare emailVerifiedAt: DateTime | null
+    declare twoFactorConfirmedAt: DateTime | null
+    declare previousLoginAt: DateTime | null
+    declare previousLoginIp: string | null
+    declare failedLogins: number
+    declare failedBeforeLogin: number
+    declare mustChangePassword: boolean
+    declare passwordChangedAt: DateTime | null
+    declare createdAt: DateTime
+    declare avatarEtag: string | null
+
+    get emailVerified() {
+      return Boolean(this.emailVerifiedAt && this.email)
+    }
+
+    get twoFactorEnabled() {
+      return Boolean(this.twoFactorConfirmedAt)
+    }
+
+    /** The owner's previous sign-in, shown after the next one (null before a second sign-in). */
+    get lastSignIn(): { at: DateTime; ip: string | null } | null {
+      return this.previousLoginAt ? { at: this.previousLoginAt, ip: this.previousLoginIp } : null
+    }
+
+    /** Failed password checks since the previous sign-in (before and after the current one). */
+    get failedSinceLastSignIn(): number {
+      return Number(this.failedBeforeLogin ?? 0) + Number(this.failedLogins ?? 0)
+    }
+
+    /** When the password runs out (PASSWORD_MAX_AGE_DAYS after it was set), null without a max age. */
+    get passwordExpiresAt(): DateTime | null {
+      const days = adminAuthConfig.passwords.maxAgeDays
+      const since = this.passwordChangedAt ?? this.createdAt
+      return days > 0 && since ? since.plus({ days }) : null
+    }
+
+    /** The password must be changed before anything else: chosen by someone else, or expired. */
+    get passwordChangeRequired(): boolean {
+      const expiresAt = this.passwordExpiresAt
+      return this.mustChangePassword || (expiresAt !== null && expiresAt <= DateTime.now())
+    }
+
+    /** The stable URL of the own avatar; `v` changes with the image (cache busting). */
+    get avatarUrl(): string | null {
+      return this.avatarEtag ? `/api/avatars/${this.id}?v=${this.avatarEtag}` : null
+    }
+  }
+  return AccountFields
+}

@@ -29,6 +29,11 @@ export const SCOPED = {
 /** Whoever asks: the actor of an admin request (app/services/admin/common.ts) fits. */
 export type Viewer = { id: number; access: { scope: DataScope } }
 
+type Wheres = {
+  whereRaw(sql: string, bindings: unknown[]): any
+  whereIn(column: string, values: number[]): any
+}
+
 /** Narrows `query` to the rows of `resource` that `viewer` sees. */
 export function scoped<Query extends ModelQueryBuilderContract<LucidModel, any>>(
   query: Query,
@@ -38,17 +43,23 @@ export function scoped<Query extends ModelQueryBuilderContract<LucidModel, any>>
   const { scope } = viewer.access
   if (scope.all) return query
   const deptIds = [...scope.deptIds]
+  // `column IN deptIds`; on PostgreSQL as one array value, not one parameter per department (a
+  // scope holds hundreds at times: fewer to bind, send and plan). The ids are integers.
+  const pg = query.client.dialect.name === 'postgres'
+  const inDepts = <Where extends Wheres>(where: Where, column: string): Where =>
+    pg
+      ? where.whereRaw('?? = ANY(?::int[])', [column, `{${deptIds}}`])
+      : where.whereIn(column, deptIds)
   query.where((seen) => {
     // Nothing at all: a condition that never holds (an empty OR group would hold always).
     seen.whereRaw('1 = 0')
     if (deptIds.length) {
-      if (resource.dept) seen.orWhereIn(resource.dept, deptIds)
-      else {
+      if (resource.dept) seen.orWhere((among) => inDepts(among, resource.dept!))
+      else
         seen.orWhereIn(
           resource.owner,
-          db.from('users').select('users.id').whereIn('users.dept_id', deptIds)
+          inDepts(db.from('users').select('users.id'), 'users.dept_id')
         )
-      }
     }
     if (scope.self) seen.orWhere(resource.owner, viewer.id)
   })

@@ -2,7 +2,7 @@ import limiter from '@adonisjs/limiter/services/main'
 import { errors as limiterErrors } from '@adonisjs/limiter'
 import string from '@adonisjs/core/helpers/string'
 import type { HttpContext } from '@adonisjs/core/http'
-import db from '@adonisjs/lucid/services/db'
+import { preparedQuery } from '#core/prepared_query'
 import adminAuthConfig from '#config/admin_auth'
 import { limiterStore } from '#config/limiter'
 import { type ApiException, accountLocked, tooManyRequests } from '#exceptions/api_exception'
@@ -230,14 +230,12 @@ export async function blockedUntilMany(lists: LimitKey[][]): Promise<(Date | nul
   const until = new Map<string, number>()
   if (limiterStore === 'database') {
     if (keys.length === 0) return []
-    const rows = await db
-      .from('rate_limits')
-      .whereIn(
-        'key',
-        keys.map((limit) => `${STORE_KEY_PREFIX}${limit.key}`)
-      )
-      .where('expire', '>', now)
-      .select('key', 'points', 'expire')
+    // A prepared statement (one text per number of keys): it runs on every users list page.
+    const rows = await preparedQuery<{ key: string; points: number; expire: string | number }>(
+      `SELECT key, points, expire FROM rate_limits
+        WHERE key IN (${keys.map(() => '?').join(', ')}) AND expire > ?`,
+      [...keys.map((limit) => `${STORE_KEY_PREFIX}${limit.key}`), now]
+    )
     const byKey = new Map(rows.map((row) => [String(row.key), row]))
     for (const limit of keys) {
       const row = byKey.get(`${STORE_KEY_PREFIX}${limit.key}`)

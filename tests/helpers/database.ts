@@ -6,6 +6,7 @@ import { forgetKnownBlocks } from '#auth/limits'
 import { forgetSnapshots } from '#auth/access_snapshot'
 import { forgetLoginRefusals } from '#auth/login_log'
 import { forgetCounts } from '#services/public/article_query_service'
+import { forgetUserList } from '#services/admin/user_list'
 import { forgetSettings } from '#services/settings_cache'
 
 /**
@@ -34,8 +35,9 @@ export function withRealCommits(group: Group) {
 /**
  * Process state that outlives a test: the limiter's database store writes through its own knex
  * client (outside the global transaction on PostgreSQL), so its counters are cleared through the
- * limiter itself; cached access snapshots are forgotten because a rolled-back test rewinds the
- * access version, which production never does.
+ * limiter itself; cached access snapshots (and list totals) are forgotten because a rolled-back
+ * test rewinds the access version (and the articles and users versions), which production never
+ * does.
  */
 async function forgetLimits() {
   forgetKnownBlocks()
@@ -43,6 +45,7 @@ async function forgetLimits() {
   // The login log's rows of this minute (a rolled-back test's would be counted into instead).
   forgetLoginRefusals()
   forgetCounts()
+  forgetUserList()
   forgetSettings()
   await limiter.clear()
 }

@@ -112,7 +112,7 @@ export default class UsersController {
     const filters = await ctx.request.validateUsing(exportUsersValidator)
     return sendCsvExport(ctx, {
       name: 'users',
-      query: this.users.query(actorOf(ctx), filters),
+      query: this.users.exportQuery(actorOf(ctx), filters),
       filters,
       columns: userCsv,
       toObject: (user) => new UserTransformer(user).toObject(),

@@ -1,7 +1,9 @@
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Infer } from '@vinejs/vine/types'
+import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import User from '#models/user'
+import type Role from '#models/role'
 import { forbidden } from '#exceptions/api_exception'
 import UserPolicy from '#policies/user_policy'
 import { type AccountHolding, accountHolding, deptParents, roleGrants } from '#policies/holdings'
@@ -14,8 +16,10 @@ import { blockedUntilMany } from '#auth/limits'
 import { accountKey, ceilingKey } from '#auth/login_limiter'
 import { MASKED } from '#services/audit_log'
 import { resetSecondFactor } from '#services/two_factor_service'
-import { type Actor, ordered, paginate, whereKeyword } from '#services/admin/common'
-import { userSort } from '#transformers/admin/user_transformer'
+import { type Actor, ordered, whereKeyword } from '#services/admin/common'
+import { readPage } from '#services/admin/user_list'
+import { pageMeta } from '#providers/api_provider'
+import { type ShownUser, userSort } from '#transformers/admin/user_transformer'
 import { audit, auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
 import { assertIdsExist, LINKS, readLinks, replaceLinks, uniqueIds } from '#services/admin/links'
 import { lockSuperAdmins, otherEnabledSuperAdmins } from '#services/admin/super_admin'
@@ -27,6 +31,20 @@ import type {
 
 type UserFilters = Omit<Infer<typeof listUsersValidator>, 'pageNum' | 'pageSize'>
 
+/** An account's roles in the order every answer lists them. */
+const byRoleOrder = (roles: ModelQueryBuilderContract<typeof Role>) =>
+  roles.orderBy('sort').orderBy('id')
+
+/**
+ * What the list query matches, as the key of its cached total: the viewer's scope (its own id
+ * only under `self`) and the filters, less the order (the count ignores it).
+ */
+function totalKey(viewer: Viewer, filters: UserFilters) {
+  const { all, deptIds, self } = viewer.access.scope
+  const { sort, ...matching } = filters
+  return JSON.stringify([all, [...deptIds], self && viewer.id, matching])
+}
+
 /**
  * Administrator accounts. Who may do what to whom is UserPolicy's (app/policies), asked inside
  * the transaction of each write with the facts read there; the data invariants (the last enabled
@@ -34,12 +52,13 @@ type UserFilters = Omit<Infer<typeof listUsersValidator>, 'pageNum' | 'pageSize'
  */
 export default class UserService {
   /**
-   * The user list's query (the viewer's data scope, filters, order, roles preloaded): the list
-   * pages it, the CSV export streams it, so whatever narrows the list narrows the export.
+   * The user list's query (the viewer's data scope, filters, order): the list reads its pages
+   * (user_list.ts), the CSV export streams it with the roles (exportQuery), so whatever narrows
+   * the list narrows the export. Built from `viewer` (its id and scope) and `filters` alone: the
+   * list's cached total is keyed on them (totalKey).
    */
   query(viewer: Viewer, filters: UserFilters) {
     const query = scoped(User.query(), SCOPED.users, viewer)
-    query.preload('roles', (roles) => roles.orderBy('sort').orderBy('id'))
     whereKeyword(query, ['account', 'nickname'], filters.keyword)
     if (filters.status) query.where('status', filters.status)
     if (filters.roleId) {
@@ -57,10 +76,18 @@ export default class UserService {
     return ordered(query, filters.sort, userSort, [{ column: 'id', order: 'asc' }])
   }
 
+  /** The list's query as the CSV export streams it: models, with their roles. */
+  exportQuery(viewer: Viewer, filters: UserFilters) {
+    return this.query(viewer, filters).preload('roles', byRoleOrder)
+  }
+
+  /** A page of the list: plain rows with their roles and lock state (user_list.ts). */
   async list(viewer: Viewer, filters: Infer<typeof listUsersValidator>) {
-    const page = await paginate(this.query(viewer, filters), filters)
+    const { pageNum = 1, pageSize = 10, ...matching } = filters
+    const query = this.query(viewer, matching)
+    const page = await readPage(query, totalKey(viewer, matching), pageNum, pageSize)
     await this.withLockState(page.rows)
-    return page
+    return { rows: page.rows, meta: pageMeta(page.total, pageNum, pageSize) }
   }
 
   async show(viewer: Viewer, id: number) {
@@ -74,7 +101,7 @@ export default class UserService {
 
   /** An account as every answer shows it (after a write: found in scope before it). */
   private async withDetail(user: User) {
-    await user.load('roles', (roles) => roles.orderBy('sort').orderBy('id'))
+    await user.load('roles', byRoleOrder)
     await this.withLockState([user])
     return user
   }
@@ -87,7 +114,7 @@ export default class UserService {
    * Until when each account's anonymous logins are blocked (null: not blocked), for the lists: one
    * read of the limiter's store for the whole page.
    */
-  private async withLockState(users: User[]) {
+  private async withLockState(users: ShownUser[]) {
     const until = await blockedUntilMany(
       users.map((user) => [accountKey(user.account), ceilingKey(user.account)])
     )

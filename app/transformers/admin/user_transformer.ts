@@ -1,5 +1,6 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type User from '#models/user'
+import type Role from '#models/role'
 import { computed, named, s, shape, sortable } from '#openapi/schema'
 import { currentUser } from '#transformers/auth/current_user_transformer'
 import { roleSummary } from '#transformers/admin/role_transformer'
@@ -35,18 +36,31 @@ export const userCsv = csvColumns(user, {
   format: { roles: (roles: { code: string }[]) => roles.map((role) => role.code).join(' ') },
 })
 
+/** A role as an account's answer reads it: the summary's fields, from a model or a plain row. */
+export type RoleSummaryFields = Pick<Role, (typeof roleSummary.keys)[number]>
+
+/**
+ * What the transformer reads: the User model, or a plain row of the users list with the same
+ * fields (app/services/admin/user_list.ts), its roles, and the lock state the user service sets
+ * in `$extras`.
+ */
+export type ShownUser = Pick<User, (typeof user.keys)[number]> & {
+  roles: RoleSummaryFields[]
+  $extras: { lockedUntil?: string | null }
+}
+
 /**
  * An administrator account as the admin API shows it. Fields are picked, never spread: the
  * password digest and tokenVersion cannot leak even if the model gains columns.
  */
-export default class UserTransformer extends BaseTransformer<User> {
+export default class UserTransformer extends BaseTransformer<ShownUser> {
   toObject() {
-    // `roles` is preloaded by every query that feeds this transformer.
+    // `roles` is read by every query that feeds this transformer.
     const roles = (this.resource.roles ?? []).map((role) => this.pick(role, roleSummary.keys))
     return {
       ...this.pick(this.resource, user.keys),
       // Set by the user service: until when anonymous logins of the account are blocked.
-      lockedUntil: (this.resource.$extras.lockedUntil as string | null | undefined) ?? null,
+      lockedUntil: this.resource.$extras.lockedUntil ?? null,
       roleIds: roles.map((role) => role.id),
       roles,
     }

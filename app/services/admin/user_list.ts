@@ -1,0 +1,132 @@
+import db from '@adonisjs/lucid/services/db'
+import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
+import User from '#models/user'
+import Role from '#models/role'
+import { withAccountFields } from '#models/mixins/account_fields'
+import { roleSummary } from '#transformers/admin/role_transformer'
+import type { RoleSummaryFields, ShownUser } from '#transformers/admin/user_transformer'
+
+/*
+| THE USERS LIST'S READ (docs/performance.md, "The figures"): a page of accounts as plain rows,
+| not models (Lucid's hydration, a proxy per row and a deep copy of every attribute, was most of
+| the list's CPU). Per request, whatever the page size: ONE statement for the page (each
+| account's role ids, and the versions that say whether what is held in memory still holds),
+| and one for the lock state of the whole page (UserService). The total and the role summaries
+| come from memory, read again only when their version has moved:
+| - the total, per (scope, filters) and users version (database/migrations/*_users_version.ts);
+| - the role summaries, per access version (bumped by every write to roles).
+*/
+
+const USERS_VERSION = '(SELECT version FROM users_version WHERE id = 1)'
+const ACCESS_VERSION = '(SELECT version FROM access_version WHERE id = 1)'
+
+/** A plain row's prototype: the model's derived fields (app/models/mixins/account_fields.ts). */
+class AccountRow extends withAccountFields(class {}) {}
+
+/** Columns as the model holds them: its `consume` applied (luxon DateTime, booleans). */
+function consumed(model: typeof User | typeof Role, raw: Record<string, unknown>, into: object) {
+  const target = into as Record<string, unknown>
+  for (const [property, column] of model.$columnsDefinitions) {
+    if (!(column.columnName in raw)) continue
+    const value = raw[column.columnName]
+    target[property] = column.consume ? column.consume(value, property, into as any) : value
+  }
+  return into
+}
+
+/** Each account's role ids, as one text column: `1,2` (no role: null). */
+const roleIdsColumn = (dialect: string) =>
+  `(SELECT ${dialect === 'postgres' ? "string_agg(CAST(ur.role_id AS TEXT), ',')" : 'group_concat(ur.role_id)'}
+     FROM user_roles ur WHERE ur.user_id = users.id)`
+
+type Summary = RoleSummaryFields & { sort: number }
+/** The summaries of every role (what the transformer picks, and `sort`) at one access version. */
+let summaries: { version: number; byId: Map<number, Summary> } | null = null
+const SUMMARY_COLUMNS = [...roleSummary.keys, 'sort'].map((key) => Role.$getColumn(key)!.columnName)
+
+/** The role summaries at access `version`: from memory, or read with the version they are at. */
+async function summariesAt(version: number) {
+  if (summaries?.version === version) return summaries.byId
+  const rows = await db
+    .from('roles')
+    .select(...SUMMARY_COLUMNS, db.raw(`${ACCESS_VERSION} AS access_version`))
+  const byId = new Map(rows.map((row) => [row.id as number, consumed(Role, row, {}) as Summary]))
+  // Read in one statement with its version: held under that one (the page's, or a later one).
+  if (rows.length) summaries = { version: Number(rows[0].access_version), byId }
+  return byId
+}
+
+/**
+ * An account of the page: every column the model maps, its derived fields, its roles (in the
+ * order every answer lists them: sort, id) and room for the lock state. The transformer picks
+ * from it as from a model.
+ */
+function userRowOf(raw: Record<string, unknown>, roles: Map<number, Summary>): ShownUser {
+  const row = consumed(User, raw, new AccountRow()) as ShownUser
+  const ids = raw.role_ids ? String(raw.role_ids).split(',').map(Number) : []
+  row.roles = ids
+    .map((id) => roles.get(id))
+    // A role deleted between the page and a late read of the summaries is left out.
+    .filter((role) => role !== undefined)
+    .sort((a, b) => a.sort - b.sort || a.id - b.id)
+  row.$extras = {}
+  return row
+}
+
+/**
+ * Totals by (viewer's scope, filters), each with the users version it was counted at; bounded
+ * (keywords are caller-chosen), cleared when full.
+ */
+const totals = new Map<string, { version: number; total: number }>()
+const MAX_CACHED_TOTALS = 1000
+
+/** Forgets what is held (tests: a rolled-back transaction rewinds the versions). */
+export function forgetUserList() {
+  totals.clear()
+  summaries = null
+}
+
+type Query = ModelQueryBuilderContract<typeof User, User>
+
+/**
+ * Page `pageNum` of the list query (UserService.query: data scope, filters, order), as rows the
+ * transformer reads, and the total. `key` names what the query matches (the scope and filters it
+ * was built from): its total is counted once per users version, which triggers bump on every
+ * write that can change it.
+ */
+export async function readPage(query: Query, key: string, pageNum: number, pageSize: number) {
+  const offset = (pageNum - 1) * pageSize
+  const raws = await query
+    .clone()
+    .select(
+      'users.*',
+      db.raw(`${roleIdsColumn(query.client.dialect.name)} AS role_ids`),
+      db.raw(`${USERS_VERSION} AS users_version`),
+      db.raw(`${ACCESS_VERSION} AS access_version`)
+    )
+    .offset(offset)
+    .limit(pageSize)
+    .pojo<Record<string, unknown>>()
+  const roles = raws.length ? await summariesAt(Number(raws[0].access_version)) : new Map()
+  const rows = raws.map((raw) => userRowOf(raw, roles))
+
+  // A short page that is not past the end holds the last matches: the total without counting.
+  if (rows.length < pageSize && (rows.length > 0 || offset === 0)) {
+    return { rows, total: offset + rows.length }
+  }
+  const version = raws.length ? Number(raws[0].users_version) : null
+  const cached = totals.get(key)
+  if (cached && cached.version === version) return { rows, total: cached.total }
+
+  const [counted] = await query
+    .clone()
+    .clearOrder()
+    .clearSelect()
+    .select(db.raw('COUNT(*) AS total'), db.raw(`${USERS_VERSION} AS users_version`))
+    .pojo<{ total: number | string; users_version: number | string }>()
+  const total = Number(counted.total)
+  // Counted in one statement with the version it read: held under that version.
+  if (totals.size >= MAX_CACHED_TOTALS) totals.clear()
+  totals.set(key, { version: Number(counted.users_version), total })
+  return { rows, total }
+}

@@ -289,6 +289,23 @@ export const en = {
       disable: 'Turn off',
       disabled: 'Second factor turned off',
     },
+    passkeys: {
+      title: 'Passkeys',
+      intro:
+        'A passkey (this computer, a phone or a security key) is a second factor no one can phish, and it lets you in while the account is locked against password guessing.',
+      none: 'No passkey yet.',
+      name: 'Name',
+      name_help: 'Where the passkey lives, e.g. "Work laptop"',
+      created: 'Added',
+      last_used: 'Last used',
+      never: 'Never',
+      add: 'Add a passkey',
+      added: 'Passkey added',
+      remove: 'Remove',
+      remove_title: 'Remove the passkey "%{name}"? Confirm with your password.',
+      removed: 'Passkey removed',
+      unsupported: 'This browser cannot use passkeys here: they need https (or localhost).',
+    },
     own_tokens: {
       intro:
         'An API token lets a script call the admin API (/api/admin/*) as you, with only the codes you pick and never more than you hold at the time of each call.',

@@ -444,6 +444,23 @@ const app: Complete<Pick<typeof en, 'app' | 'resources'>> = {
       disable: '关闭',
       disabled: '双重验证已关闭',
     },
+    passkeys: {
+      title: '通行密钥',
+      intro:
+        '通行密钥（本机、手机或安全密钥）是无法被钓鱼的第二因素；账号因密码猜测被锁定时，也能用它登录。',
+      none: '还没有通行密钥。',
+      name: '名称',
+      name_help: '通行密钥所在的设备，例如“工作笔记本”',
+      created: '添加时间',
+      last_used: '最近使用',
+      never: '从未使用',
+      add: '添加通行密钥',
+      added: '通行密钥已添加',
+      remove: '删除',
+      remove_title: '删除通行密钥“%{name}”？请输入密码确认。',
+      removed: '通行密钥已删除',
+      unsupported: '此浏览器在这里无法使用通行密钥：需要 https（或 localhost）。',
+    },
     own_tokens: {
       intro:
         'API 令牌让脚本以您的身份调用管理 API（/api/admin/*），只能使用您选择的权限，且每次调用时都不超过您当时拥有的权限。',

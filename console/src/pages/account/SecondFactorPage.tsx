@@ -15,6 +15,7 @@ import { Alert, Box, Card, CardContent, Chip, Typography } from '@mui/material'
 import { api } from '../../api'
 import type { Me } from '../../authProvider'
 import { AccountPage, ShownOnce, useAccountChanged } from './common'
+import { PasskeysCard } from './PasskeysCard'
 
 type Setup = { secret: string; otpauthUrl: string; qrCode: string }
 
@@ -183,6 +184,7 @@ export function SecondFactorPage() {
           )}
         </CardContent>
       </Card>
+      {!recoveryCodes && <PasskeysCard />}
     </AccountPage>
   )
 }

@@ -11,7 +11,7 @@ import { MAX_ID } from '#validators/admin/common'
 import DeptPolicy from '#policies/dept_policy'
 import { subtreeOf } from '#policies/grant_rule'
 import { deptParents } from '#policies/holdings'
-import { type DeptNode, deptSort } from '#transformers/admin/dept_transformer'
+import { type DeptNode, deptSort } from '#resources/depts'
 import type {
   createDeptValidator,
   listDeptsValidator,

@@ -5,7 +5,7 @@ import DictItem from '#models/dict_item'
 import { notFound } from '#exceptions/api_exception'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
 import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
-import { dictItemSort, dictTypeSort } from '#transformers/admin/dict_transformer'
+import { dictItemSort, dictTypeSort } from '#resources/dicts'
 import type {
   createDictItemValidator,
   createDictTypeValidator,

@@ -4,7 +4,7 @@ import type { Infer } from '@vinejs/vine/types'
 import Notice from '#models/notice'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
 import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
-import { noticeSort } from '#transformers/admin/notice_transformer'
+import { noticeSort } from '#resources/notices'
 import type {
   createNoticeValidator,
   listNoticesValidator,

@@ -4,7 +4,7 @@ import Param, { type ParamType, parseParamValue } from '#models/param'
 import { FieldError, conflict } from '#exceptions/api_exception'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
 import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
-import { paramSort } from '#transformers/admin/param_transformer'
+import { paramSort } from '#resources/params'
 import type {
   createParamValidator,
   listParamsValidator,

@@ -12,10 +12,8 @@ import {
   publicArticleDetail,
   type PublicArticle,
   type PublicArticleDetail,
-} from '#transformers/public/article_transformer'
+} from '#resources/articles'
 import type { Schema } from '#openapi/schema'
-
-export type { PublicArticle, PublicArticleDetail }
 
 export type ArticleListFilters = {
   pageNum?: number

@@ -9,7 +9,7 @@ import {
   sortField,
   statusField,
 } from '#validators/admin/common'
-import { userSort } from '#transformers/admin/user_transformer'
+import { userSort } from '#resources/users'
 
 /**
  * Request shapes of /api/admin/users. Only the fields listed here reach the services: VineJS

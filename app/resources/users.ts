@@ -2,6 +2,10 @@ import { computed, enabledStatus, s, shape, sortable } from '#openapi/schema'
 import { csvColumns } from '#resources/csv_columns'
 import { roleSummary } from '#resources/roles'
 
+/** A password's length bounds (the policy, app/services/password_policy.ts, says the rest). */
+export const PASSWORD_MIN = 8
+export const PASSWORD_MAX = 128
+
 /** The signed-in administrator's own profile; the admin `user` shape extends it. */
 export const currentUser = shape({
   id: s.integer(),

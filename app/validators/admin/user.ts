@@ -1,5 +1,4 @@
 import vine from '@vinejs/vine'
-import { PASSWORD_MAX } from '#services/password_policy'
 import {
   idField,
   idListField,
@@ -9,7 +8,7 @@ import {
   sortField,
   statusField,
 } from '#validators/admin/common'
-import { userSort } from '#resources/users'
+import { PASSWORD_MAX, userSort } from '#resources/users'
 
 /**
  * Request shapes of /api/admin/users. Only the fields listed here reach the services: VineJS

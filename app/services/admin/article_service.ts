@@ -6,7 +6,8 @@ import { conflict } from '#exceptions/api_exception'
 import { type Actor, ordered, paginate, whereKeyword } from '#services/admin/common'
 import { articleSort } from '#resources/articles'
 import { SCOPED, type Viewer, findInScope, scoped } from '#services/admin/data_scope'
-import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
+import { auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
+import { definedOnly } from '#core/defined_only'
 import ArticlePolicy from '#policies/article_policy'
 import type {
   createArticleValidator,

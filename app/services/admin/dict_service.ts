@@ -4,7 +4,8 @@ import DictType from '#models/dict_type'
 import DictItem from '#models/dict_item'
 import { notFound } from '#exceptions/api_exception'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
-import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
+import { auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
+import { definedOnly } from '#core/defined_only'
 import { dictItemSort, dictTypeSort } from '#resources/dicts'
 import type {
   createDictItemValidator,

@@ -3,7 +3,8 @@ import db from '@adonisjs/lucid/services/db'
 import type { Infer } from '@vinejs/vine/types'
 import Notice from '#models/notice'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
-import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
+import { auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
+import { definedOnly } from '#core/defined_only'
 import { noticeSort } from '#resources/notices'
 import type {
   createNoticeValidator,

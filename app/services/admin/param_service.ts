@@ -3,7 +3,8 @@ import type { Infer } from '@vinejs/vine/types'
 import Param, { type ParamType, parseParamValue } from '#models/param'
 import { FieldError, conflict } from '#exceptions/api_exception'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
-import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
+import { auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
+import { definedOnly } from '#core/defined_only'
 import { paramSort } from '#resources/params'
 import type {
   createParamValidator,

@@ -57,10 +57,3 @@ export async function deleteAudited(
   await record.delete()
   await audit(trx, actor, { targetType, targetId: record.id, changes: changedFields(before, {}) })
 }
-
-/** The given fields without those left out (undefined), for a partial update. */
-export function definedOnly<Data extends object>(data: Data): Partial<Data> {
-  return Object.fromEntries(
-    Object.entries(data).filter(([, value]) => value !== undefined)
-  ) as Partial<Data>
-}

@@ -6,7 +6,7 @@ import Menu, { type MenuType } from '#models/menu'
 import { FieldError, conflict } from '#exceptions/api_exception'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
 import { type MenuNode, menuSort } from '#resources/menus'
-import { auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
+import { createAudited, deleteAudited, saveAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
 import MenuPolicy from '#policies/menu_policy'
 import { subtreeOf } from '#policies/grant_rule'
@@ -121,11 +121,7 @@ export default class MenuService {
     await actor.bouncer
       .with(MenuPolicy)
       .authorize('create', { permission: fields.permission, parentId: fields.parentId })
-    return db.transaction(async (trx) => {
-      const created = await Menu.create(fields, { client: trx })
-      await auditCreated(trx, actor, 'menu', created)
-      return created
-    })
+    return createAudited(actor, 'menu', Menu, fields)
   }
 
   async update(actor: Actor, id: number, data: Infer<typeof updateMenuValidator>) {

@@ -77,8 +77,8 @@ export function createAudited<Model extends LucidModel>(
 }
 
 /**
- * Updates in its own transaction the record `find` reads there (with its checks), applying
- * `change`, with the audit row of what changed.
+ * Updates in its own transaction the record `find` reads there: `change` (its checks first)
+ * applied and saved, with the audit row of what changed.
  */
 export function updateAudited<Row extends Audited>(
   actor: Actor,

@@ -24,7 +24,6 @@ import type AuthOwnApiTokenTransformer from '#transformers/auth/own_api_token_tr
 import type AuthOwnDeviceTransformer from '#transformers/auth/own_device_transformer'
 import type AuthOwnNoticeTransformer from '#transformers/auth/own_notice_transformer'
 import type AuthOwnSessionTransformer from '#transformers/auth/own_session_transformer'
-import type CsvColumnsTransformer from '#transformers/csv_columns'
 import type PublicArticleTransformer from '#transformers/public/article_transformer'
 import type PublicParamTransformer from '#transformers/public/param_transformer'
 
@@ -108,10 +107,6 @@ export namespace Data {
     export namespace OwnSession {
       export type Variants = InferVariants<AuthOwnSessionTransformer>
     }
-  }
-  export type CsvColumns = InferData<CsvColumnsTransformer>
-  export namespace CsvColumns {
-    export type Variants = InferVariants<CsvColumnsTransformer>
   }
   export namespace Public {
     export type Article = InferData<PublicArticleTransformer>

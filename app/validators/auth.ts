@@ -1,5 +1,5 @@
 import vine from '@vinejs/vine'
-import { PASSWORD_MAX } from '#services/password_policy'
+import { PASSWORD_MAX } from '#resources/users'
 
 /** Opaque random identifiers and tokens are base64url. */
 const opaque = () =>

@@ -15,8 +15,9 @@ import { accountKey, ceilingKey } from '#auth/login_limiter'
 import { MASKED } from '#services/audit_log'
 import { resetSecondFactor } from '#services/two_factor_service'
 import { type Actor, ordered, paginate, whereKeyword } from '#services/admin/common'
-import { userSort } from '#transformers/admin/user_transformer'
+import { userSort } from '#resources/users'
 import { audit, auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
+import { definedOnly } from '#core/defined_only'
 import { assertIdsExist, LINKS, readLinks, replaceLinks, uniqueIds } from '#services/admin/links'
 import { lockSuperAdmins, otherEnabledSuperAdmins } from '#services/admin/super_admin'
 import type {
@@ -155,10 +156,7 @@ export default class UserService {
           await revokeDevices(user.id, trx)
           await endSessionsOf(user.id, 'account_disabled', trx)
         }
-        if (data.nickname !== undefined) user.nickname = data.nickname
-        if (data.email !== undefined) user.email = data.email
-        if (data.status !== undefined) user.status = data.status
-        if (data.deptId !== undefined) user.deptId = data.deptId
+        user.merge(definedOnly(data))
       })
     })
     return this.reload(id)

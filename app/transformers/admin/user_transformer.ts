@@ -1,43 +1,15 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type User from '#models/user'
-import { computed, named, s, shape, sortable } from '#openapi/schema'
-import { currentUser } from '#transformers/auth/current_user_transformer'
-import { roleSummary } from '#transformers/admin/role_transformer'
-import { csvColumns } from '#transformers/csv_columns'
+import { named } from '#openapi/schema'
+import { roleSummary } from '#resources/roles'
+import { user } from '#resources/users'
 
-const user = shape({
-  ...currentUser.properties,
-  updatedAt: s.dateTime(),
-  deptId: s.nullable(s.integer()),
-  lockedUntil: computed(s.nullable(s.dateTime())),
-  roleIds: computed(s.array(s.integer())),
-  roles: computed(s.array(roleSummary.schema)),
-})
 /** Response contract (OpenAPI). */
 export const userSchema = named('User', user.schema)
-/** What `sort` accepts on the user list (and its export). */
-export const userSort = sortable(user, [
-  'id',
-  'account',
-  'nickname',
-  'email',
-  'status',
-  'lastLoginAt',
-  'createdAt',
-  'updatedAt',
-])
-/**
- * Columns of the CSV export: roles by code; no lock state (read per account from the limiter's
- * store for a page, not a property of the account) and no role ids (the codes say it).
- */
-export const userCsv = csvColumns(user, {
-  omit: ['lockedUntil', 'roleIds'],
-  format: { roles: (roles: { code: string }[]) => roles.map((role) => role.code).join(' ') },
-})
 
 /**
- * An administrator account as the admin API shows it. Fields are picked, never spread: the
- * password digest and tokenVersion cannot leak even if the model gains columns.
+ * An administrator account as the admin API shows it (app/resources/users.ts): picked, never
+ * spread, so the password digest and tokenVersion cannot leak.
  */
 export default class UserTransformer extends BaseTransformer<User> {
   toObject() {

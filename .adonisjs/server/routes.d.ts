@@ -21,6 +21,8 @@ export type ScannedRoutes = {
     'auth.devices.request': { paramsTuple?: []; params?: {} }
     'auth.devices.enrol': { paramsTuple?: []; params?: {} }
     'auth.login.secondStep': { paramsTuple?: []; params?: {} }
+    'auth.login.passkeyOptions': { paramsTuple?: []; params?: {} }
+    'auth.login.passkey': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.password.update': { paramsTuple?: []; params?: {} }
     'auth.logout': { paramsTuple?: []; params?: {} }
@@ -227,6 +229,8 @@ export type ScannedRoutes = {
     'auth.devices.request': { paramsTuple?: []; params?: {} }
     'auth.devices.enrol': { paramsTuple?: []; params?: {} }
     'auth.login.secondStep': { paramsTuple?: []; params?: {} }
+    'auth.login.passkeyOptions': { paramsTuple?: []; params?: {} }
+    'auth.login.passkey': { paramsTuple?: []; params?: {} }
     'auth.logout': { paramsTuple?: []; params?: {} }
     'auth.2fa.setup': { paramsTuple?: []; params?: {} }
     'auth.2fa.confirm': { paramsTuple?: []; params?: {} }

@@ -27,6 +27,10 @@ router
     router.post('devices/enrol', [controllers.auth.AccountMail, 'enrol']).as('devices.enrol')
     router.post('login/2fa', [controllers.auth.Session, 'secondStep']).as('login.secondStep')
     router
+      .post('login/passkey/options', [controllers.auth.Session, 'passkeyOptions'])
+      .as('login.passkeyOptions')
+    router.post('login/passkey', [controllers.auth.Session, 'passkey']).as('login.passkey')
+    router
       .group(() => {
         router.get('me', [controllers.auth.Me, 'show']).as('me')
         router.put('password', [controllers.auth.Password, 'update']).as('password.update')

@@ -7,7 +7,8 @@ import string from '@adonisjs/core/helpers/string'
  * (RP_ORIGIN; default the origin of APP_URL, else Vite's http://localhost:5173) and the domain
  * passkeys belong to (RP_ID; default that origin's host). Checked here, at boot: browsers refuse
  * an RP ID that is not the origin's host or a parent domain of it, and WebAuthn outside https
- * (except on localhost), so such settings would only fail at the first registration.
+ * (except on localhost), so such settings would only fail at the first registration. A default
+ * taken from an http APP_URL is not refused (a deployment without passkeys keeps booting).
  */
 export function relyingParty(rpId?: string, rpOrigin?: string) {
   const raw = rpOrigin || env.get('APP_URL') || 'http://localhost:5173'
@@ -26,7 +27,7 @@ export function relyingParty(rpId?: string, rpOrigin?: string) {
     )
   }
   const local = host === 'localhost' || host.endsWith('.localhost')
-  if (origin.protocol !== 'https:' && !(local && origin.protocol === 'http:')) {
+  if (rpOrigin && origin.protocol !== 'https:' && !(local && origin.protocol === 'http:')) {
     throw new Error(
       `Invalid value for "RP_ORIGIN": "${raw}" must be https (http only on localhost): ` +
         'browsers offer passkeys in secure contexts only'

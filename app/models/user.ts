@@ -65,6 +65,10 @@ export default class User extends withTimestamps(BaseModel) {
   @column.dateTime()
   declare twoFactorConfirmedAt: DateTime | null
 
+  /** How many passkeys the account has (app/auth/passkeys.ts keeps it in each passkey write). */
+  @column({ serializeAs: null, consume: (value) => Number(value ?? 0) })
+  declare passkeyCount: number
+
   /** Set when an administrator, a command or the seeder chose the password (see getter below). */
   @column({
     columnName: 'password_change_required',
@@ -99,6 +103,19 @@ export default class User extends withTimestamps(BaseModel) {
 
   get twoFactorEnabled() {
     return Boolean(this.twoFactorConfirmedAt)
+  }
+
+  /** The second factors the account has, as the login's `methods` names them. */
+  get secondFactors(): ('totp' | 'passkey')[] {
+    return [
+      ...(this.twoFactorEnabled ? (['totp'] as const) : []),
+      ...(this.passkeyCount > 0 ? (['passkey'] as const) : []),
+    ]
+  }
+
+  /** A confirmed TOTP secret or a passkey: the login asks for it, AUTH_REQUIRE_2FA is met. */
+  get hasSecondFactor() {
+    return this.twoFactorEnabled || this.passkeyCount > 0
   }
 
   /** The owner's previous sign-in, shown after the next one (null before a second sign-in). */

@@ -16,6 +16,7 @@ import { endSessionsOf } from '#auth/sessions'
 import { unlockKeys } from '#auth/limits'
 import { accountLimitKeys } from '#auth/login_limiter'
 import type { createUserValidator } from '#validators/admin/user'
+import { passkeyIdsOf } from '#auth/passkeys'
 
 /** A random password that passes the policy: 18 characters from 13 random bytes. */
 export function generatePassword() {
@@ -105,7 +106,7 @@ async function storePassword(
     await endSessionsOf(user.id, 'password_changed', trx)
     await alsoInTransaction?.(trx)
   })
-  await unlockKeys(accountLimitKeys(user.account, user.id, devices))
+  await unlockKeys(accountLimitKeys(user.account, user.id, devices, await passkeyIdsOf(user.id)))
   return user
 }
 
@@ -144,7 +145,7 @@ export async function resetPassword(
 /** Clears an account's login blocks on every instance: `node ace user:unlock`, the admin endpoint. */
 export async function unlockAccount(user: User) {
   const devices = await deviceIdsOf(user.id)
-  await unlockKeys(accountLimitKeys(user.account, user.id, devices))
+  await unlockKeys(accountLimitKeys(user.account, user.id, devices, await passkeyIdsOf(user.id)))
 }
 
 /**

@@ -228,12 +228,8 @@ export default class UserService {
         actor.bouncer
           .with(UserPolicy)
           .authorize('resetTwoFactor', await accountHolding(trx, user.id)),
-      audit: (trx, before) =>
-        audit(trx, actor, {
-          targetType: 'user',
-          targetId: user.id,
-          changes: { twoFactor: [before, 'none'] },
-        }),
+      audit: (trx, changes) =>
+        audit(trx, actor, { targetType: 'user', targetId: user.id, changes }),
     })
   }
 

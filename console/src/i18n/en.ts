@@ -206,6 +206,8 @@ export const en = {
         device_link_sent: 'device link sent',
         password_reset: 'password reset',
         device_enrolled: 'browser trusted',
+        passkey_failed: 'passkey refused',
+        passkey_counter_regressed: 'passkey copy suspected',
       } satisfies Each<Schemas['LoginLog']['outcome']>,
       audit_outcome: { succeeded: 'succeeded', refused: 'refused' },
       token_status: {

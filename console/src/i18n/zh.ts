@@ -368,6 +368,8 @@ const app: Complete<Pick<typeof en, 'app' | 'resources'>> = {
         device_link_sent: '已发送设备链接',
         password_reset: '密码已重置',
         device_enrolled: '浏览器已受信任',
+        passkey_failed: '通行密钥被拒绝',
+        passkey_counter_regressed: '疑似通行密钥副本',
       },
       audit_outcome: { succeeded: '成功', refused: '被拒绝' },
       token_status: { active: '有效', expired: '已过期', revoked: '已撤销' },

@@ -46,7 +46,7 @@ export function TwoFactorStep(props: {
       await props.login({
         mfaToken,
         ...(withPasskey
-          ? { passkey: await passkeyAssertion({ mfaToken }) }
+          ? { response: await passkeyAssertion({ mfaToken }) }
           : recovery
             ? { recoveryCode: value.trim() }
             : { code: value.trim() }),

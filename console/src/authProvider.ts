@@ -34,7 +34,8 @@ export type SecondStepParams = {
   mfaToken: string
   code?: string
   recoveryCode?: string
-  passkey?: PasskeyAssertion
+  /** A passkey's assertion instead of a code (POST /api/auth/login/passkey). */
+  response?: PasskeyAssertion
   rememberDevice?: boolean
 }
 /**
@@ -73,7 +74,7 @@ export const dismissSignInNotice = () => {
 export const authProvider: AuthProvider = {
   async login(params: LoginParams): Promise<MfaRequired | undefined> {
     const second = 'mfaToken' in params
-    const path = !second ? 'auth/login' : params.passkey ? 'auth/login/passkey' : 'auth/login/2fa'
+    const path = !second ? 'auth/login' : params.response ? 'auth/login/passkey' : 'auth/login/2fa'
     const { data } = await api<SignedIn | Omit<MfaRequired, 'redirectTo'>>(path, {
       method: 'POST',
       body: { ...params, deviceToken: tokens.device() },

@@ -1476,6 +1476,9 @@ test.group('Console in Chromium', (group) => {
       await card.getByRole('button', { name: 'Add a passkey' }).click()
       await page.getByText('Passkey added').waitFor()
       await card.locator('tbody tr', { hasText: 'Work laptop' }).waitFor()
+      // /me and the identity are read again (a passkey settles AUTH_REQUIRE_2FA): a user menu
+      // opened while they land is drawn again under the pointer.
+      await page.waitForLoadState('networkidle')
       await page.screenshot({ path: `${SHOTS}/passkeys.png`, fullPage: true })
       const [stored] = await db.from('passkeys').where('user_id', user.id)
       assert.equal(stored.name, 'Work laptop')
@@ -1488,9 +1491,12 @@ test.group('Console in Chromium', (group) => {
         (await db.from('passkeys').where('id', stored.id).firstOrFail()).last_used_at
       )
 
-      // The account at its ceiling: the password alone is refused, the page offers the passkey,
-      // which (with a fresh slider and the password) signs in.
-      await signOut(page)
+      // The account at its ceiling, and this browser no longer a known device (its token would
+      // pass): the password alone is refused, the page offers the passkey, which (with a fresh
+      // slider and the password) signs in.
+      await page.getByRole('button', { name: 'Profile' }).click()
+      await page.getByRole('menuitem', { name: 'Sign out and forget this device' }).click()
+      await page.waitForURL(/#\/login/)
       for (let i = 0; i < adminAuthConfig.limits.loginAccountCap; i++) {
         await consume(ceilingKey('keyholder'))
       }

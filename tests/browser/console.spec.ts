@@ -322,7 +322,9 @@ test.group('Console in Chromium', (group) => {
       const answer = admin.waitForResponse((response) => response.url().includes('/api/admin/'))
       await admin.locator(`${SIDEBAR} a`, { hasText: link.trim() }).click()
       assert.equal((await answer).status(), 200, link)
-      await admin.waitForLoadState('networkidle')
+      // For the screenshot only, so bounded: once in a full run this document never reached
+      // networkidle (a request of the sign-in left open, not found which) and the test failed.
+      await admin.waitForLoadState('networkidle', { timeout: 3_000 }).catch(() => undefined)
       await admin.screenshot({ path: `${SHOTS}/page-${index + 1}.png` })
     }
 
@@ -521,7 +523,8 @@ test.group('Console in Chromium', (group) => {
       await page.waitForURL(/#\/account\/2fa$/)
 
       // Password -> QR code and key -> a code of the app -> the 10 recovery codes, once.
-      await page.getByLabel('Current password').fill(ADMIN_PASSWORD)
+      const totpCard = page.locator('[data-testid="totp"]')
+      await totpCard.getByLabel('Current password').fill(ADMIN_PASSWORD)
       await page.getByRole('button', { name: 'Start setup' }).click()
       const qr = page.locator('[data-testid="2fa-qr"]')
       await qr.waitFor()
@@ -600,7 +603,7 @@ test.group('Console in Chromium', (group) => {
       await page.getByRole('button', { name: 'Profile' }).click()
       await page.getByRole('menuitem', { name: 'My account' }).click()
       await page.getByRole('tab', { name: 'Second factor' }).click()
-      await page.getByLabel('Current password').fill(ADMIN_PASSWORD)
+      await totpCard.getByLabel('Current password').fill(ADMIN_PASSWORD)
       await page.getByLabel('Code or recovery code').fill(recoveryCodes[2])
       await page.getByRole('button', { name: 'Turn off' }).click()
       await page.getByText('Second factor turned off').waitFor()

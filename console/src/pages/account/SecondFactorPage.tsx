@@ -80,7 +80,7 @@ export function SecondFactorPage() {
 
   return (
     <AccountPage>
-      <Card>
+      <Card data-testid="totp">
         <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
             <Typography variant="h6">{translate('app.second_factor.title')}</Typography>

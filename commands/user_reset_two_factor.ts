@@ -4,13 +4,13 @@ import type { CommandOptions } from '@adonisjs/core/types/ace'
 /**
  * node ace user:reset-2fa <account>
  *
- * Removes the account's second factor and ends its sessions (the same service as
+ * Removes the account's second factors (TOTP and passkeys) and ends its sessions (the same service as
  * DELETE /api/admin/users/:id/2fa): the way back for the last super admin who lost the phone
  * and the recovery codes, when no other administrator can reset it.
  */
 export default class UserResetTwoFactor extends BaseCommand {
   static commandName = 'user:reset-2fa'
-  static description = "Remove an administrator's second factor and end its sessions"
+  static description = "Remove an administrator's second factors (TOTP, passkeys), end its sessions"
   static options: CommandOptions = { startApp: true }
 
   @args.string({ description: 'Account name' })
@@ -28,13 +28,15 @@ export default class UserResetTwoFactor extends BaseCommand {
       return
     }
     await resetSecondFactor(user, {
-      audit: (trx, before) =>
+      audit: (trx, changes) =>
         recordAudit(
           trx,
           commandSource(UserResetTwoFactor.commandName, PERMISSIONS.user.resetTwoFactor),
-          { targetType: 'user', targetId: user.id, changes: { twoFactor: [before, 'none'] } }
+          { targetType: 'user', targetId: user.id, changes }
         ),
     })
-    this.logger.success(`Second factor of "${user.account}" removed; its sessions ended`)
+    this.logger.success(
+      `Second factors (TOTP, passkeys) of "${user.account}" removed; its sessions ended`
+    )
   }
 }

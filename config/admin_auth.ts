@@ -3,6 +3,40 @@ import env from '#start/env'
 import string from '@adonisjs/core/helpers/string'
 
 /**
+ * The WebAuthn relying party (docs/front-door.md, "Passkeys"): the origin the console runs on
+ * (RP_ORIGIN; default the origin of APP_URL, else Vite's http://localhost:5173) and the domain
+ * passkeys belong to (RP_ID; default that origin's host). Checked here, at boot: browsers refuse
+ * an RP ID that is not the origin's host or a parent domain of it, and WebAuthn outside https
+ * (except on localhost), so such settings would only fail at the first registration. A default
+ * taken from an http APP_URL is not refused (a deployment without passkeys keeps booting).
+ */
+export function relyingParty(rpId?: string, rpOrigin?: string) {
+  const raw = rpOrigin || env.get('APP_URL') || 'http://localhost:5173'
+  let origin: URL
+  try {
+    origin = new URL(raw)
+  } catch {
+    throw new Error(`Invalid value for "RP_ORIGIN": "${raw}" is not a URL`)
+  }
+  const host = origin.hostname.toLowerCase()
+  const id = (rpId || host).toLowerCase()
+  if (host !== id && !host.endsWith(`.${id}`)) {
+    throw new Error(
+      `Invalid value for "RP_ID": the host of RP_ORIGIN (${host}) must be "${id}" or a ` +
+        `subdomain of it (passkeys are bound to RP_ID; the browser runs on RP_ORIGIN)`
+    )
+  }
+  const local = host === 'localhost' || host.endsWith('.localhost')
+  if (rpOrigin && origin.protocol !== 'https:' && !(local && origin.protocol === 'http:')) {
+    throw new Error(
+      `Invalid value for "RP_ORIGIN": "${raw}" must be https (http only on localhost): ` +
+        'browsers offer passkeys in secure contexts only'
+    )
+  }
+  return { rpId: id, origin: origin.origin }
+}
+
+/**
  * Settings of the administrator login: JWT, slider captcha and rate limits.
  * Numbers not set through the environment are the defaults documented in .env.example.
  */
@@ -49,6 +83,14 @@ const adminAuthConfig = {
     mfaTokenTtl: 300,
     /** Wrong codes an mfaToken survives. */
     mfaTokenMaxFailures: 5,
+  },
+  /** Passkeys (app/auth/passkeys.ts); `rpId` and `origin` checked at boot (relyingParty above). */
+  passkeys: {
+    ...relyingParty(env.get('RP_ID'), env.get('RP_ORIGIN')),
+    /** The name authenticators show beside the account. */
+    rpName: env.get('JWT_ISSUER', 'adonis-rbac'),
+    /** Seconds a WebAuthn challenge stays valid (and the browser's timeout). */
+    challengeTtl: 300,
   },
   limits: {
     /** Captcha fetches + verifies per IP per minute. */

@@ -101,6 +101,13 @@ export default await Env.create(new URL('../', import.meta.url), {
   HASH_QUEUE_MAX: Env.schema.number.optional(),
   /* Who must enrol a second factor (TOTP) before anything else: none | super_admin | all */
   AUTH_REQUIRE_2FA: Env.schema.enum.optional(['none', 'super_admin', 'all'] as const),
+  /*
+  | Passkeys (WebAuthn): the console's origin and the domain passkeys are bound to. Defaults: the
+  | origin of APP_URL (else http://localhost:5173) and its host; config/admin_auth.ts refuses to
+  | boot when RP_ORIGIN's host is not RP_ID or below it, or an origin other than localhost is not https.
+  */
+  RP_ID: Env.schema.string.optional({ format: 'host' }),
+  RP_ORIGIN: Env.schema.string.optional({ format: 'url', tld: false }),
   /* Password lifecycle: days a password lives (0 = forever), passwords remembered (docs/architecture.md) */
   PASSWORD_MAX_AGE_DAYS: Env.schema.number.optional(),
   PASSWORD_HISTORY: Env.schema.number.optional(),

@@ -2,6 +2,7 @@ import { assert } from '@japa/assert'
 import { ApiClient, apiClient } from '@japa/api-client'
 import app from '@adonisjs/core/services/app'
 import type { Config } from '@japa/runner/types'
+import type { Runner } from '@japa/runner/core'
 import { pluginAdonisJS } from '@japa/plugin-adonisjs'
 import { dbAssertions } from '@adonisjs/lucid/plugins/db'
 import testUtils from '@adonisjs/core/services/test_utils'
@@ -89,6 +90,31 @@ async function flushRedisLimiterStore() {
   if (env.get('LIMITER_STORE', 'database') === 'redis') await flushLimiterRedis()
 }
 
+/**
+ * Each failure's message and its line in tests/, repeated as the run's very last lines: a CI log
+ * is often read from its tail, where the reporter's long stacks push the message out.
+ */
+function failuresLast(runner: Runner) {
+  process.once('exit', () => {
+    const lines: string[] = []
+    for (const suite of runner.getSummary().failureTree) {
+      const nodes = suite.children.flatMap((node) =>
+        node.type === 'group' ? [node, ...node.children] : [node]
+      )
+      for (const node of [suite, ...nodes]) {
+        for (const { phase, error } of node.errors) {
+          const message = String((error as Error)?.message ?? error)
+            .split('\n')[0]
+            .slice(0, 300)
+          const at = String((error as Error)?.stack ?? '').match(/tests\/[^\s)]+:\d+/)?.[0] ?? ''
+          lines.push(`  ✖ ${'title' in node ? node.title : node.name} [${phase}] ${message} ${at}`)
+        }
+      }
+    }
+    if (lines.length) console.log(`\nFailures, in short:\n${lines.join('\n')}`)
+  })
+}
+
 export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
   setup: [
     ensurePostgresDatabase,
@@ -96,7 +122,7 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
     createLimitersUpFront,
     flushRedisLimiterStore,
   ],
-  teardown: [reportSuites],
+  teardown: [reportSuites, failuresLast],
 }
 
 /** Every answer the functional suite receives must match the OpenAPI document (GET /api/openapi.json). */

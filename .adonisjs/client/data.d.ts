@@ -23,8 +23,8 @@ import type AuthDictTransformer from '#transformers/auth/dict_transformer'
 import type AuthOwnApiTokenTransformer from '#transformers/auth/own_api_token_transformer'
 import type AuthOwnDeviceTransformer from '#transformers/auth/own_device_transformer'
 import type AuthOwnNoticeTransformer from '#transformers/auth/own_notice_transformer'
+import type AuthOwnPasskeyTransformer from '#transformers/auth/own_passkey_transformer'
 import type AuthOwnSessionTransformer from '#transformers/auth/own_session_transformer'
-import type CsvColumnsTransformer from '#transformers/csv_columns'
 import type PublicArticleTransformer from '#transformers/public/article_transformer'
 import type PublicParamTransformer from '#transformers/public/param_transformer'
 
@@ -104,14 +104,14 @@ export namespace Data {
     export namespace OwnNotice {
       export type Variants = InferVariants<AuthOwnNoticeTransformer>
     }
+    export type OwnPasskey = InferData<AuthOwnPasskeyTransformer>
+    export namespace OwnPasskey {
+      export type Variants = InferVariants<AuthOwnPasskeyTransformer>
+    }
     export type OwnSession = InferData<AuthOwnSessionTransformer>
     export namespace OwnSession {
       export type Variants = InferVariants<AuthOwnSessionTransformer>
     }
-  }
-  export type CsvColumns = InferData<CsvColumnsTransformer>
-  export namespace CsvColumns {
-    export type Variants = InferVariants<CsvColumnsTransformer>
   }
   export namespace Public {
     export type Article = InferData<PublicArticleTransformer>

@@ -27,6 +27,7 @@ export const controllers = {
     Me: () => import('#controllers/auth/me_controller'),
     Notices: () => import('#controllers/auth/notices_controller'),
     OwnSessions: () => import('#controllers/auth/own_sessions_controller'),
+    Passkeys: () => import('#controllers/auth/passkeys_controller'),
     Password: () => import('#controllers/auth/password_controller'),
     Profile: () => import('#controllers/auth/profile_controller'),
     Session: () => import('#controllers/auth/session_controller'),

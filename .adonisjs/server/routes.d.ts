@@ -21,6 +21,8 @@ export type ScannedRoutes = {
     'auth.devices.request': { paramsTuple?: []; params?: {} }
     'auth.devices.enrol': { paramsTuple?: []; params?: {} }
     'auth.login.secondStep': { paramsTuple?: []; params?: {} }
+    'auth.login.passkeyOptions': { paramsTuple?: []; params?: {} }
+    'auth.login.passkey': { paramsTuple?: []; params?: {} }
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.password.update': { paramsTuple?: []; params?: {} }
     'auth.logout': { paramsTuple?: []; params?: {} }
@@ -30,6 +32,10 @@ export type ScannedRoutes = {
     'auth.devices.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'auth.2fa.setup': { paramsTuple?: []; params?: {} }
     'auth.2fa.confirm': { paramsTuple?: []; params?: {} }
+    'auth.passkeys.index': { paramsTuple?: []; params?: {} }
+    'auth.passkeys.options': { paramsTuple?: []; params?: {} }
+    'auth.passkeys.store': { paramsTuple?: []; params?: {} }
+    'auth.passkeys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'auth.2fa.destroy': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
@@ -125,6 +131,7 @@ export type ScannedRoutes = {
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'auth.devices.index': { paramsTuple?: []; params?: {} }
+    'auth.passkeys.index': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
     'auth.notices.index': { paramsTuple?: []; params?: {} }
@@ -175,6 +182,7 @@ export type ScannedRoutes = {
     'auth.me': { paramsTuple?: []; params?: {} }
     'auth.sessions.index': { paramsTuple?: []; params?: {} }
     'auth.devices.index': { paramsTuple?: []; params?: {} }
+    'auth.passkeys.index': { paramsTuple?: []; params?: {} }
     'auth.me.grantableMenus': { paramsTuple?: []; params?: {} }
     'auth.tokens.index': { paramsTuple?: []; params?: {} }
     'auth.notices.index': { paramsTuple?: []; params?: {} }
@@ -221,9 +229,13 @@ export type ScannedRoutes = {
     'auth.devices.request': { paramsTuple?: []; params?: {} }
     'auth.devices.enrol': { paramsTuple?: []; params?: {} }
     'auth.login.secondStep': { paramsTuple?: []; params?: {} }
+    'auth.login.passkeyOptions': { paramsTuple?: []; params?: {} }
+    'auth.login.passkey': { paramsTuple?: []; params?: {} }
     'auth.logout': { paramsTuple?: []; params?: {} }
     'auth.2fa.setup': { paramsTuple?: []; params?: {} }
     'auth.2fa.confirm': { paramsTuple?: []; params?: {} }
+    'auth.passkeys.options': { paramsTuple?: []; params?: {} }
+    'auth.passkeys.store': { paramsTuple?: []; params?: {} }
     'auth.tokens.store': { paramsTuple?: []; params?: {} }
     'auth.notices.read': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'auth.profile.email.verify': { paramsTuple?: []; params?: {} }
@@ -262,6 +274,7 @@ export type ScannedRoutes = {
   DELETE: {
     'auth.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'auth.devices.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'auth.passkeys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'auth.2fa.destroy': { paramsTuple?: []; params?: {} }
     'auth.tokens.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'admin.users.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }

@@ -10,7 +10,7 @@ import adminAuthConfig from '#config/admin_auth'
  * (start/routes/auth.ts: /me, logout, own sessions and the routes that settle the requirement).
  */
 /** The model, or the guard's account state (app/auth/account_state.ts). */
-type Account = Pick<User, 'passwordChangeRequired' | 'twoFactorEnabled'>
+type Account = Pick<User, 'passwordChangeRequired' | 'hasSecondFactor'>
 
 export type Requirement = 'E_PASSWORD_CHANGE_REQUIRED' | 'E_2FA_SETUP_REQUIRED'
 
@@ -31,9 +31,10 @@ export function pendingRequirement(
   // Chosen by an administrator, a command or the seeder, or older than PASSWORD_MAX_AGE_DAYS.
   if (user.passwordChangeRequired) return 'E_PASSWORD_CHANGE_REQUIRED'
   // AUTH_REQUIRE_2FA: everyone, or the holders of the enabled super_admin role (their snapshot).
+  // A TOTP secret or a passkey meets it.
   const secondFactorRequired = adminAuthConfig.twoFactor.required
   if (
-    !user.twoFactorEnabled &&
+    !user.hasSecondFactor &&
     (secondFactorRequired === 'all' ||
       (secondFactorRequired === 'super_admin' && access?.isSuperAdmin))
   ) {

@@ -16,6 +16,7 @@ export class AccountState {
   readonly isEnabled: boolean
   readonly tokenVersion: number
   readonly twoFactorEnabled: boolean
+  readonly hasSecondFactor: boolean
   /** The account's department: its snapshot's data scope depends on it (dept, dept_and_children). */
   readonly deptId: number | null
   readonly #mustChangePassword: boolean
@@ -34,6 +35,7 @@ export class AccountState {
     this.isEnabled = user.isEnabled
     this.tokenVersion = user.tokenVersion
     this.twoFactorEnabled = user.twoFactorEnabled
+    this.hasSecondFactor = user.hasSecondFactor
     this.deptId = user.deptId ?? null
     this.#mustChangePassword = user.mustChangePassword
     this.#passwordExpiresAt = user.passwordExpiresAt?.toMillis() ?? null

@@ -41,6 +41,9 @@ export const sessionKey = (sessionId: string) =>
   limitKey(`password_session_${sessionId}`, perAccount())
 /** An owner's key (a device token): its own small budget; it passes the ceiling. */
 export const deviceKey = (deviceId: string) => limitKey(`login_device_${deviceId}`, perAccount())
+/** An owner's key (a passkey assertion made for the login): its own budget, like a device's. */
+export const passkeyKey = (passkeyId: number) =>
+  limitKey(`login_passkey_${passkeyId}`, perAccount())
 
 /**
  * The second login step (a TOTP or recovery code after a right password) has keys of its own: a
@@ -57,15 +60,21 @@ export const mfaCeilingKey = (userId: number) => ceiling(`mfa_ceiling_${userId}`
 export const mfaDeviceKey = (deviceId: string) => limitKey(`mfa_device_${deviceId}`, perAccount())
 
 /**
- * Every key an account's unlock clears: its login and second-step counts, its ceilings, and its
- * devices'. (The second step's (account, address) pairs are not enumerable: they end with their
- * 15-minute window.)
+ * Every key an account's unlock clears: its login and second-step counts, its ceilings, its
+ * devices' and its passkeys'. (The second step's (account, address) pairs are not enumerable:
+ * they end with their 15-minute window.)
  */
-export const accountLimitKeys = (account: string, userId: number, deviceIds: string[]) => [
+export const accountLimitKeys = (
+  account: string,
+  userId: number,
+  deviceIds: string[],
+  passkeyIds: number[] = []
+) => [
   accountKey(account),
   ceilingKey(account),
   mfaCeilingKey(userId),
   ...deviceIds.flatMap((id) => [deviceKey(id), mfaDeviceKey(id)]),
+  ...passkeyIds.map((id) => passkeyKey(id)),
 ]
 
 /** One key of each allowance and window above (tests create their limiters first). */

@@ -14,11 +14,21 @@ import type { LoginOutcome } from '#models/login_log'
 import User from '#models/user'
 import { spendSecondFactor } from '#auth/two_factor'
 import {
+  type MfaChallenge,
   failMfaChallenge,
   findMfaChallenge,
   issueMfaToken,
   spendMfaChallenge,
 } from '#auth/mfa_tokens'
+import {
+  type Assertion,
+  type AssertionInput,
+  ceilingOptions,
+  passkeyInvalid,
+  secondStepOptions,
+  unlockBinding,
+  verifyAssertion,
+} from '#auth/passkeys'
 import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import {
@@ -40,6 +50,7 @@ import {
   mfaCeilingKey,
   mfaDeviceKey,
   mfaIpKey,
+  passkeyKey,
 } from '#auth/login_limiter'
 
 /**
@@ -63,6 +74,8 @@ type LoginInput = Client & {
   password: string
   captchaToken?: string
   deviceToken?: string
+  /** An assertion for the options of POST /api/auth/login/passkey/options { account }. */
+  passkey?: AssertionInput
 }
 
 /**
@@ -117,35 +130,76 @@ export const deviceOf = (
 ) => (token ? findDevice(token, account, recordReuse(logger, { ...client, account })) : null)
 
 /**
+ * A passkey assertion presented with the password (an owner's key through the ceiling): verified
+ * against the challenge of POST /api/auth/login/passkey/options { account } for this account and
+ * address (spent). Refused: the address pays, 400 E_PASSKEY_INVALID, no password checked.
+ */
+async function ownerPasskey(
+  response: AssertionInput,
+  input: Client & { account: string },
+  logger: Logger
+) {
+  const binding = unlockBinding(input.account, input.ip)
+  const assertion = await verifyAssertion('unlock', binding, response, input)
+  if ('passkey' in assertion) return assertion.passkey
+  await countFailure(ipKey(input.ip))
+  logger.info(
+    { event: 'login.failed', reason: assertion.refused, account: input.account, ip: input.ip },
+    'login failed'
+  )
+  // The log names the account when it exists (its administrators read it; the answer does not).
+  const user = assertion.userId === null ? await findAccount(input.account) : null
+  const userId = assertion.userId ?? user?.id ?? null
+  await recordLogin({ ...input, userId, outcome: assertion.refused })
+  throw refusedPasskey(assertion)
+}
+
+const refusedPasskey = (assertion: Exclude<Assertion, { passkey: unknown }>) =>
+  passkeyInvalid(
+    assertion.refused === 'passkey_counter_regressed' ? 'passkeyCounterRegressed' : 'passkeyInvalid'
+  )
+
+/**
  * Login: limits (reserve the attempt before any hash) -> spend the credential and check its level
  * -> find the account -> argon2id behind the hash gate (a dummy digest for unknown accounts) ->
  * status -> JWT and device token, or, for an account with a second factor (unless the device was
  * remembered at a second step), an mfaToken for loginSecondStep. One error for unknown account,
  * wrong password and disabled.
+ * With a passkey assertion (verified first) the attempt counts only against that passkey, passes
+ * the ceiling, needs no captcha credential (its options spent one) and, the passkey being a
+ * second factor, ends with the JWT.
  * Why this order and what counts where: docs/architecture.md, "Login defences". Database errors
  * propagate (5xx); they never become a failed login.
  */
 export async function login(input: LoginInput, logger: Logger) {
   const { account, password, captchaToken, ip } = input
   const device = await deviceOf(input.deviceToken, account, logger, input)
+  const passkey = input.passkey ? await ownerPasskey(input.passkey, input, logger) : null
+  // The owner's key this attempt counts against alone (it passes the ceiling).
+  const ownerKey = passkey ? passkeyKey(passkey.id) : device ? deviceKey(device.id) : null
   // A credential paid at the locked-account level is not refused by the account's 15-minute
   // block (app/captcha/difficulty.ts); every caller without an owner's key counts against the
   // ceiling, whatever it paid.
   const paidForLock =
-    !device && captchaToken ? credentialLevel(captchaToken) >= LOCKED_ACCOUNT_LEVEL : false
-  const keys = device
-    ? [deviceKey(device.id)]
+    !ownerKey && captchaToken ? credentialLevel(captchaToken) >= LOCKED_ACCOUNT_LEVEL : false
+  const keys = ownerKey
+    ? [ownerKey]
     : paidForLock
       ? [ipKey(ip), ceilingKey(account)]
       : [ipKey(ip), accountKey(account), ceilingKey(account)]
-  const counted = device ? keys[0] : accountKey(account)
-  const priority = device ? 'trusted' : 'anonymous'
+  const counted = ownerKey ?? accountKey(account)
+  const priority = ownerKey ? 'trusted' : 'anonymous'
 
   await limited(logger, input, () => assertAllowed(keys))
   return oneAtATime(counted.key, async () => {
     const reservation = await limited(logger, input, () => reserveAttempt(keys))
 
-    const paid = captchaToken ? await consumeCredential(captchaToken, ip) : null
+    // A passkey's options were paid with a captcha credential (spent then, bound to this account).
+    const paid = passkey
+      ? { account: null }
+      : captchaToken
+        ? await consumeCredential(captchaToken, ip)
+        : null
     if (!paid || (paid.account !== null && paid.account !== account.toLowerCase())) {
       // Not a password attempt: the reservation goes back, the address pays for it.
       await giveBack(reservation)
@@ -190,13 +244,14 @@ export async function login(input: LoginInput, logger: Logger) {
     }
     // What the counted key has left after this success (a success gives its attempt back).
     const rateLimit = { limit: counted.requests, remaining: counted.requests, resetIn: 0 }
-    if (user.twoFactorEnabled && !device?.remembered) {
+    if (user.hasSecondFactor && !passkey && !device?.remembered) {
       // The password is right (its counts are cleared: they limit password guessing), but nothing
       // that signs in is handed out yet: no JWT, no session, no device token.
       await recordLogin({ ...input, userId: user.id, outcome: 'mfa_required' })
       logger.info({ event: 'login.mfa_required', account, userId: user.id, ip }, 'code required')
+      const mfa = await issueMfaToken(user.id, user.tokenVersion)
       return {
-        body: { mfaRequired: true as const, ...(await issueMfaToken(user.id, user.tokenVersion)) },
+        body: { mfaRequired: true as const, ...mfa, methods: user.secondFactors },
         rateLimit,
       }
     }
@@ -252,27 +307,50 @@ export const mfaTokenInvalid = () => new ApiException(400, 'E_MFA_TOKEN_INVALID'
 
 type SecondStepInput = Client & {
   mfaToken: string
-  code?: string
-  recoveryCode?: string
   deviceToken?: string
   rememberDevice?: boolean
 }
 
 /**
- * Second login step: the mfaToken a right password earned -> limits (per account and address,
- * or per (account, device) with a valid device token; keys of their own, login_limiter.ts) ->
- * the TOTP code (accepted once: its time step is spent) or a recovery code (spent) -> the token
- * is spent -> as a login. A wrong code counts against the keys and the token (dead at the 5th).
+ * What a second factor came to, checked in its turn against the live mfa challenge: the login-log
+ * outcome of a success, or of a refusal with the error answered.
  */
-export async function loginSecondStep(input: SecondStepInput, logger: Logger) {
-  const { ip } = input
-  // Guessed or dead mfaTokens cost the address, as a bad captcha credential does at step one.
-  const addressKey = [mfaIpKey(ip)]
-  await limited(logger, { ...input, account: '' }, () => assertAllowed(addressKey))
+type FactorCheck = (
+  userId: number,
+  challenge: MfaChallenge
+) => Promise<{ outcome: LoginOutcome; refusal?: ApiException }>
+
+/** A TOTP code (spent: its time step) or a recovery code (spent); 401 when wrong. */
+const codeCheck =
+  (input: { code?: string; recoveryCode?: string }): FactorCheck =>
+  async (userId) => {
+    const proof = await spendSecondFactor(userId, input)
+    if (!proof) return { outcome: 'mfa_failed', refusal: invalidCredentials('invalidCode') }
+    return { outcome: proof === 'recovery_code' ? 'recovery_code_used' : 'succeeded' }
+  }
+
+/** A passkey assertion for the challenge of the mfaToken (spent); 400 E_PASSKEY_INVALID. */
+const passkeyCheck =
+  (response: AssertionInput): FactorCheck =>
+  async (userId, challenge) => {
+    const assertion = await verifyAssertion('mfa', challenge.hash, response, { userId })
+    if ('passkey' in assertion) return { outcome: 'succeeded' }
+    const outcome =
+      assertion.refused === 'passkey_counter_regressed' ? assertion.refused : 'mfa_failed'
+    return { outcome, refusal: refusedPasskey(assertion) }
+  }
+
+/**
+ * The live challenge of an mfaToken and its account; else the address pays (guessed or dead
+ * tokens cost it, as a bad captcha credential does at step one) and 400 E_MFA_TOKEN_INVALID.
+ */
+async function liveMfaChallenge(input: Client & { mfaToken: string }, logger: Logger) {
+  const addressKey = mfaIpKey(input.ip)
+  await limited(logger, { ...input, account: '' }, () => assertAllowed([addressKey]))
   const challenge = await findMfaChallenge(input.mfaToken)
   const user = challenge ? await User.find(challenge.userId) : null
   if (!challenge || !user || !user.isEnabled || user.tokenVersion !== challenge.tokenVersion) {
-    await countFailure(addressKey[0])
+    await countFailure(addressKey)
     await recordLogin({
       ...input,
       account: user?.account ?? '',
@@ -281,6 +359,59 @@ export async function loginSecondStep(input: SecondStepInput, logger: Logger) {
     })
     throw mfaTokenInvalid()
   }
+  return { challenge, user }
+}
+
+/** Second login step with a TOTP or recovery code (POST /api/auth/login/2fa). */
+export const loginSecondStep = (
+  input: SecondStepInput & { code?: string; recoveryCode?: string },
+  logger: Logger
+) => secondStep(input, logger, codeCheck(input))
+
+/** Second login step with a passkey (POST /api/auth/login/passkey). */
+export const loginWithPasskey = (
+  input: SecondStepInput & { response: AssertionInput },
+  logger: Logger
+) => secondStep(input, logger, passkeyCheck(input.response))
+
+/**
+ * Authentication options (POST /api/auth/login/passkey/options): with an mfaToken, the account's
+ * passkeys for the second step; with an account and a captcha credential (spent, bound to the
+ * address and the account), options for the ceiling, the same for every account name.
+ */
+export async function passkeyOptions(
+  input: Client & { mfaToken?: string; account?: string; captchaToken?: string },
+  logger: Logger
+) {
+  if (input.mfaToken !== undefined) {
+    const { challenge, user } = await liveMfaChallenge(
+      { ...input, mfaToken: input.mfaToken },
+      logger
+    )
+    return secondStepOptions(user.id, challenge.hash)
+  }
+  const account = input.account ?? ''
+  const attempt = { ...input, account }
+  await limited(logger, attempt, () => assertAllowed([ipKey(input.ip)]))
+  const paid = input.captchaToken ? await consumeCredential(input.captchaToken, input.ip) : null
+  if (!paid || (paid.account !== null && paid.account !== account.toLowerCase())) {
+    await countFailure(ipKey(input.ip))
+    await recordLogin({ ...attempt, outcome: 'captcha_token_invalid' })
+    throw captchaTokenInvalid()
+  }
+  return ceilingOptions(account, input.ip)
+}
+
+/**
+ * Second login step: the mfaToken a right password earned -> limits (per account and address,
+ * or per (account, device) with a valid device token; keys of their own, login_limiter.ts) ->
+ * the factor (a TOTP code, accepted once: its time step is spent; a recovery code, spent; or a
+ * passkey assertion) -> the token is spent -> as a login. A refused factor counts against the
+ * keys and the token (dead at the 5th).
+ */
+async function secondStep(input: SecondStepInput, logger: Logger, check: FactorCheck) {
+  const { ip } = input
+  const { challenge, user } = await liveMfaChallenge(input, logger)
   const account = user.account
   const device = await deviceOf(input.deviceToken, account, logger, input)
   // Wrong codes count per (account, address) and the account's second-step ceiling: someone
@@ -299,13 +430,13 @@ export async function loginSecondStep(input: SecondStepInput, logger: Logger) {
       await giveBack(reservation)
       throw mfaTokenInvalid()
     }
-    const proof = await spendSecondFactor(user.id, input)
-    if (!proof) {
+    const { outcome, refusal } = await check(user.id, challenge)
+    if (refusal) {
       await settleFailure(reservation)
       await failMfaChallenge(challenge)
-      logger.info({ event: 'login.mfa_failed', account, ip }, 'second step failed')
-      await recordLogin({ ...attempt, userId: user.id, outcome: 'mfa_failed' })
-      throw invalidCredentials('invalidCode')
+      logger.info({ event: 'login.mfa_failed', account, ip, outcome }, 'second step failed')
+      await recordLogin({ ...attempt, userId: user.id, outcome })
+      throw refusal
     }
     if (!(await spendMfaChallenge(challenge))) {
       await giveBack(reservation)
@@ -314,7 +445,7 @@ export async function loginSecondStep(input: SecondStepInput, logger: Logger) {
     await settleSuccess(reservation, [counted, mfaCeilingKey(user.id)])
     const body = await signIn(user, attempt, device, {
       logger,
-      outcome: proof === 'recovery_code' ? 'recovery_code_used' : 'succeeded',
+      outcome,
       remember: input.rememberDevice === true,
     })
     return { body, rateLimit: { limit: counted.requests, remaining: counted.requests, resetIn: 0 } }

@@ -10,6 +10,11 @@ export const ERROR_CODES = {
   E_CAPTCHA_FAILED: entry(400, 'Wrong or replayed captcha answer'),
   E_CAPTCHA_TOKEN_INVALID: entry(400, 'Captcha credential missing, expired or used'),
   E_MFA_TOKEN_INVALID: entry(400, 'Login second step: mfaToken unknown, expired, used or dead'),
+  E_PASSKEY_INVALID: entry(
+    400,
+    'Passkey response refused: challenge expired or used, wrong origin or RP ID, no user ' +
+      'verification, unknown or foreign credential, counter gone back, or bad signature'
+  ),
   E_EMAIL_TOKEN_INVALID: entry(400, 'A mailed link unknown, expired, used or for something else'),
   E_EMAIL_CODE_INVALID: entry(400, 'The mailed code is wrong, expired, used or tried too often'),
   E_UNAUTHORIZED: entry(401, 'No valid token, or the session ended'),

@@ -22,6 +22,10 @@ export const LOGIN_OUTCOMES = [
   'device_link_sent',
   'password_reset',
   'device_enrolled',
+  // Passkeys (docs/front-door.md, "Passkeys"): an assertion refused at the ceiling (at the second
+  // step a refusal is `mfa_failed`); a genuine one whose signature counter went back (a copy).
+  'passkey_failed',
+  'passkey_counter_regressed',
 ] as const
 export type LoginOutcome = (typeof LOGIN_OUTCOMES)[number]
 

@@ -67,6 +67,10 @@ export default class User extends withAccountFields(withTimestamps(BaseModel)) {
   @column.dateTime()
   declare twoFactorConfirmedAt: DateTime | null
 
+  /** How many passkeys the account has (app/auth/passkeys.ts keeps it in each passkey write). */
+  @column({ serializeAs: null, consume: (value) => Number(value ?? 0) })
+  declare passkeyCount: number
+
   /** Set when an administrator, a command or the seeder chose the password (see getter below). */
   @column({
     columnName: 'password_change_required',
@@ -93,5 +97,18 @@ export default class User extends withAccountFields(withTimestamps(BaseModel)) {
   @beforeSave()
   static forgetVerification(user: User) {
     if (user.$dirty.email !== undefined && user.$isPersisted) user.emailVerifiedAt = null
+  }
+
+  /** The second factors the account has, as the login's `methods` names them. */
+  get secondFactors(): ('totp' | 'passkey')[] {
+    return [
+      ...(this.twoFactorEnabled ? (['totp'] as const) : []),
+      ...(this.passkeyCount > 0 ? (['passkey'] as const) : []),
+    ]
+  }
+
+  /** A confirmed TOTP secret or a passkey: the login asks for it, AUTH_REQUIRE_2FA is met. */
+  get hasSecondFactor() {
+    return this.twoFactorEnabled || this.passkeyCount > 0
   }
 }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import User, { type UserStatus } from '#models/user'
+import type { Infer } from '@vinejs/vine/types'
+import User from '#models/user'
 import Role, { SUPER_ADMIN_ROLE } from '#models/role'
 import { FieldError, conflict } from '#exceptions/api_exception'
 import adminAuthConfig from '#config/admin_auth'
@@ -14,6 +15,8 @@ import { deviceIdsOf, revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { unlockKeys } from '#auth/limits'
 import { accountLimitKeys } from '#auth/login_limiter'
+import type { createUserValidator } from '#validators/admin/user'
+import { passkeyIdsOf } from '#auth/passkeys'
 
 /** A random password that passes the policy: 18 characters from 13 random bytes. */
 export function generatePassword() {
@@ -103,7 +106,7 @@ async function storePassword(
     await endSessionsOf(user.id, 'password_changed', trx)
     await alsoInTransaction?.(trx)
   })
-  await unlockKeys(accountLimitKeys(user.account, user.id, devices))
+  await unlockKeys(accountLimitKeys(user.account, user.id, devices, await passkeyIdsOf(user.id)))
   return user
 }
 
@@ -142,20 +145,14 @@ export async function resetPassword(
 /** Clears an account's login blocks on every instance: `node ace user:unlock`, the admin endpoint. */
 export async function unlockAccount(user: User) {
   const devices = await deviceIdsOf(user.id)
-  await unlockKeys(accountLimitKeys(user.account, user.id, devices))
+  await unlockKeys(accountLimitKeys(user.account, user.id, devices, await passkeyIdsOf(user.id)))
 }
 
-export type AccountInput = {
-  account: string
-  password: string
-  /** Defaults to the account name. */
-  nickname?: string
-  email?: string | null
-  status?: UserStatus
-  roleIds?: number[]
-  /** Its department; none by default (seen by `all` scopes only). */
-  deptId?: number | null
-}
+/**
+ * A new account, as POST /api/admin/users takes it: the nickname defaults to the account name, no
+ * department to none (seen by `all` scopes only).
+ */
+type AccountInput = Infer<typeof createUserValidator>
 
 export type CreateAccountOptions = {
   /** Also grant the protected super_admin role (the seeder, `user:create --super-admin`). */

@@ -1,7 +1,6 @@
 import { FieldError } from '#exceptions/api_exception'
+import { PASSWORD_MAX, PASSWORD_MIN } from '#resources/users'
 
-export const PASSWORD_MIN = 8
-export const PASSWORD_MAX = 128
 /** The lowest zxcvbn score accepted (0..4; 3 = "safely unguessable", about 10^8 guesses or more). */
 export const PASSWORD_MIN_SCORE = 3
 /** A common word with at most this many digits and symbols around it is still a common password. */

@@ -3,6 +3,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import db from '@adonisjs/lucid/services/db'
 import type { Infer } from '@vinejs/vine/types'
 import type User from '#models/user'
+import { definedOnly } from '#core/defined_only'
 import { type AuditSource, changedFields, recordAudit } from '#services/audit_log'
 import { avatarEtag, toAvatarWebp } from '#services/avatar_image'
 import type { updateProfileValidator } from '#validators/profile'
@@ -32,8 +33,7 @@ export default class ProfileService {
     const emailChanged = await db.transaction(async (trx) => {
       const before = { ...user.$attributes }
       user.useTransaction(trx)
-      if (data.nickname !== undefined) user.nickname = data.nickname
-      if (data.email !== undefined) user.email = data.email
+      user.merge(definedOnly(data))
       await user.save()
       const changes = changedFields(before, user.$attributes)
       if (Object.keys(changes).length) {

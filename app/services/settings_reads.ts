@@ -3,8 +3,8 @@ import DictItem from '#models/dict_item'
 import Param, { parseParamValue } from '#models/param'
 import { notFound } from '#exceptions/api_exception'
 import { settingsAnswer } from '#services/settings_cache'
-import type { DictAnswer } from '#transformers/auth/dict_transformer'
-import type { PublicParam } from '#transformers/public/param_transformer'
+import type { DictAnswer } from '#resources/dicts'
+import type { PublicParam } from '#resources/params'
 
 /**
  * What clients read from dictionaries and parameters, cached per settings version

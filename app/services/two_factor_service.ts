@@ -17,6 +17,7 @@ import {
   storePendingSecret,
   storeRecoveryCodes,
 } from '#auth/two_factor'
+import { removePasskeys } from '#auth/passkeys'
 import { type AuditSource, recordAudit } from '#services/audit_log'
 
 /** The states an audit row names: `changes: { twoFactor: [before, after] }`. */
@@ -32,17 +33,21 @@ export async function twoFactorState(
 }
 
 /**
- * Removes someone's second factor (lost phone): the admin endpoint and `node ace user:reset-2fa`.
- * Secret, recovery codes, open mfaTokens and "remember this device" flags go, and every session
- * ends (tokenVersion + 1): whoever signed in with the old factor signs in again, with the password
- * alone or, under AUTH_REQUIRE_2FA, enrolling a new factor. `audit` writes the caller's row in the
- * same transaction, after `check` (the grant rule) passed in it.
+ * Removes someone's second factors (lost phone or passkey): the admin endpoint and `node ace
+ * user:reset-2fa`. Secret, recovery codes, passkeys, open mfaTokens and "remember this device"
+ * flags go, and every session ends (tokenVersion + 1): whoever signed in with the old factor
+ * signs in again, with the password alone or, under AUTH_REQUIRE_2FA, enrolling a new factor.
+ * `audit` writes the caller's row in the same transaction, after `check` (the grant rule) passed
+ * in it; `changes` names the TOTP state and how many passkeys were removed.
  */
 export async function resetSecondFactor(
   user: User,
   steps: {
     check?: (trx: TransactionClientContract) => Promise<unknown>
-    audit: (trx: TransactionClientContract, before: TwoFactorState) => Promise<unknown>
+    audit: (
+      trx: TransactionClientContract,
+      changes: Record<string, [unknown, unknown]>
+    ) => Promise<unknown>
   }
 ) {
   await db.transaction(async (trx) => {
@@ -50,11 +55,16 @@ export async function resetSecondFactor(
     user.useTransaction(trx)
     const before = await twoFactorState(user, trx)
     await removeSecondFactor(trx, user.id)
+    const passkeys = await removePasskeys(trx, user.id)
     user.tokenVersion = user.tokenVersion + 1
     user.twoFactorConfirmedAt = null
+    user.passkeyCount = 0
     await user.save()
     await endSessionsOf(user.id, 'two_factor_reset', trx)
-    await steps.audit(trx, before)
+    await steps.audit(trx, {
+      twoFactor: [before, 'none'],
+      ...(passkeys > 0 ? { passkeys: [passkeys, 0] as [number, number] } : {}),
+    })
   })
 }
 

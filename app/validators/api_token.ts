@@ -2,7 +2,7 @@ import vine from '@vinejs/vine'
 import { ALL_PERMISSION_CODES } from '#auth/permissions'
 import { MAX_TTL_DAYS } from '#auth/api_tokens'
 import { optionalText, pageFields, plainText, sortField } from '#validators/admin/common'
-import { apiTokenSort } from '#transformers/admin/api_token_transformer'
+import { apiTokenSort } from '#resources/api_tokens'
 
 /**
  * API tokens: POST /api/auth/tokens (own) and GET /api/admin/tokens (monitors). A code outside

@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
-import { PASSWORD_MAX } from '#services/password_policy'
+import { PASSWORD_MAX } from '#resources/users'
+import { assertionResponse } from '#validators/passkey'
 
 /** Opaque random identifiers and tokens are base64url. */
 const opaque = () =>
@@ -79,6 +80,9 @@ export const loginValidator = vine.create({
   captchaToken: vine.string().maxLength(256).optional(),
   // The device token an earlier login on this device returned (an invalid one is simply ignored).
   deviceToken: vine.string().maxLength(128).optional(),
+  // A passkey assertion for POST /api/auth/login/passkey/options { account }: passes the ceiling,
+  // stands for the captcha credential and the second factor.
+  passkey: assertionResponse().optional(),
 })
 
 /** POST /api/auth/logout: optionally forget (revoke) the device this session signed in with. */

@@ -1,5 +1,5 @@
 import vine from '@vinejs/vine'
-import { PASSWORD_MAX } from '#services/password_policy'
+import { PASSWORD_MAX } from '#resources/users'
 
 /** A mailed link's secret: 32 random bytes, base64url. */
 const linkToken = () =>

@@ -1,5 +1,5 @@
 import vine from '@vinejs/vine'
-import { PASSWORD_MAX } from '#services/password_policy'
+import { PASSWORD_MAX } from '#resources/users'
 
 /** The second factor (docs/architecture.md, "Second factor"). A TOTP code is 6 digits. */
 const totpCode = () =>

@@ -7,6 +7,7 @@ import { TwoFactorStep } from './TwoFactorStep'
 import { LOCALES, currentLocale, storeLocale } from './i18n/errors'
 import { LOGIN_TEXT, LoginTextContext } from './i18n/login'
 import { MailRequestCard, useMailOn, useSettled } from './MailPages'
+import { passkeyAssertion, passkeysUsable } from './passkey'
 
 /**
  * Account, password and the slider captcha. The form is usable at once; the captcha's proof of
@@ -43,20 +44,29 @@ export function LoginPage({
   const [locked, setLocked] = useState(false)
   const [mailRequest, setMailRequest] = useState<'forgot' | 'device' | null>(null)
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
+  /**
+   * `withPasskey`: a locked account's way in (docs/front-door.md, "Passkeys"). The captcha
+   * credential buys passkey options for the account; the assertion then travels with the password.
+   */
+  const submit = async (event: FormEvent | null, withPasskey = false) => {
+    event?.preventDefault()
     if (!captchaToken) return
     setBusy(true)
     setError('')
     try {
-      const answer = (await login({ account, password, captchaToken })) as MfaRequired | undefined
+      const proof = withPasskey
+        ? { passkey: await passkeyAssertion({ account, captchaToken }) }
+        : { captchaToken }
+      const answer = (await login({ account, password, ...proof })) as MfaRequired | undefined
       if (answer?.mfaRequired) {
         setMfa(answer)
         setPassword('')
       }
     } catch (failure) {
       setError((failure as Error).message)
-      setLocked((failure as { body?: { code?: string } }).body?.code === 'E_ACCOUNT_LOCKED')
+      const code = (failure as { body?: { code?: string } }).body?.code
+      // A refused passkey leaves the account as locked as it was: its offer stays.
+      if (!withPasskey || code === 'E_ACCOUNT_LOCKED') setLocked(code === 'E_ACCOUNT_LOCKED')
       setCaptchaKey((key) => key + 1)
     } finally {
       setBusy(false)
@@ -82,7 +92,14 @@ export function LoginPage({
           bgcolor: 'grey.100',
         }}
       >
-        {mfa && <TwoFactorStep mfaToken={mfa.mfaToken} login={login} onRestart={restart} />}
+        {mfa && (
+          <TwoFactorStep
+            mfaToken={mfa.mfaToken}
+            methods={mfa.methods}
+            login={login}
+            onRestart={restart}
+          />
+        )}
         {mailRequest && (
           <MailRequestCard
             kind={mailRequest}
@@ -127,6 +144,16 @@ export function LoginPage({
                 <Alert severity="error" sx={{ width: '100%' }}>
                   {error}
                 </Alert>
+              )}
+              {locked && passkeysUsable() && (
+                <Button
+                  variant="outlined"
+                  fullWidth
+                  disabled={!captchaToken || !password || busy}
+                  onClick={() => submit(null, true)}
+                >
+                  {text.passkeyOffer}
+                </Button>
               )}
               {mailOn && locked && (
                 <Button variant="outlined" fullWidth onClick={() => setMailRequest('device')}>

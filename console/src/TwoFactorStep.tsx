@@ -10,17 +10,19 @@ import {
   TextField,
   Typography,
 } from '@mui/material'
-import type { SecondStepParams } from './authProvider'
+import type { MfaRequired, SecondStepParams } from './authProvider'
 import { useLoginText } from './i18n/login'
+import { passkeyAssertion, passkeysUsable } from './passkey'
 
 /**
  * The second login step (docs/clients.md, "The login flow", 5): the mfaToken of the password
- * step and either a TOTP code or a recovery code. A wrong code (401) asks again with the same
+ * step and a TOTP code, a recovery code or a passkey (the `methods` the account has). A wrong code (401) asks again with the same
  * mfaToken; a dead mfaToken (400 E_MFA_TOKEN_INVALID) goes back to the password step. Like
  * LoginPage.tsx, no react-admin in here (main.tsx shows it before the admin bundle is loaded).
  */
 export function TwoFactorStep(props: {
   mfaToken: string
+  methods: MfaRequired['methods']
   login: (params: SecondStepParams) => Promise<unknown>
   onRestart: (message?: string) => void
 }) {
@@ -31,14 +33,23 @@ export function TwoFactorStep(props: {
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
+  const totp = props.methods.includes('totp')
+  const passkey = props.methods.includes('passkey') && passkeysUsable()
+
+  /** The code, the recovery code or (`withPasskey`) an assertion of the authenticator. */
+  const submit = async (event: FormEvent | null, withPasskey = false) => {
+    event?.preventDefault()
     setBusy(true)
     setError('')
     try {
+      const mfaToken = props.mfaToken
       await props.login({
-        mfaToken: props.mfaToken,
-        ...(recovery ? { recoveryCode: value.trim() } : { code: value.trim() }),
+        mfaToken,
+        ...(withPasskey
+          ? { response: await passkeyAssertion({ mfaToken }) }
+          : recovery
+            ? { recoveryCode: value.trim() }
+            : { code: value.trim() }),
         ...(remember ? { rememberDevice: true } : {}),
       })
     } catch (failure) {
@@ -58,9 +69,9 @@ export function TwoFactorStep(props: {
       <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'center' }}>
         <Typography variant="h5">{TEXT.title}</Typography>
         <Typography color="text.secondary" variant="body2">
-          {recovery ? TEXT.recoveryHelp : TEXT.codeHelp}
+          {!totp ? TEXT.passkeyHelp : recovery ? TEXT.recoveryHelp : TEXT.codeHelp}
         </Typography>
-        {recovery ? (
+        {!totp ? null : recovery ? (
           <TextField
             key="recovery"
             label={TEXT.recoveryCode}
@@ -102,20 +113,34 @@ export function TwoFactorStep(props: {
             {error}
           </Alert>
         )}
-        <Button type="submit" variant="contained" fullWidth disabled={busy || !value.trim()}>
-          {TEXT.submit}
-        </Button>
-        <Button
-          size="small"
-          sx={{ textTransform: 'none' }}
-          onClick={() => {
-            setRecovery(!recovery)
-            setValue('')
-            setError('')
-          }}
-        >
-          {recovery ? TEXT.useCode : TEXT.useRecovery}
-        </Button>
+        {totp && (
+          <Button type="submit" variant="contained" fullWidth disabled={busy || !value.trim()}>
+            {TEXT.submit}
+          </Button>
+        )}
+        {passkey && (
+          <Button
+            variant={totp ? 'outlined' : 'contained'}
+            fullWidth
+            disabled={busy}
+            onClick={() => submit(null, true)}
+          >
+            {TEXT.usePasskey}
+          </Button>
+        )}
+        {totp && (
+          <Button
+            size="small"
+            sx={{ textTransform: 'none' }}
+            onClick={() => {
+              setRecovery(!recovery)
+              setValue('')
+              setError('')
+            }}
+          >
+            {recovery ? TEXT.useCode : TEXT.useRecovery}
+          </Button>
+        )}
         <Button
           size="small"
           color="inherit"

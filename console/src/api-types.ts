@@ -945,7 +945,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with account, password and the captcha credential
-         * @description Returns the admin JWT and a device token (send it back on later logins: a device that logged in before keeps its own failure allowance while the account is attacked). An account with a second factor gets `mfaRequired: true` and an `mfaToken` instead (no JWT, no session, no device token): continue with POST /api/auth/login/2fa. A device remembered at a second step skips it.
+         * @description Returns the admin JWT and a device token (send it back on later logins: a device that logged in before keeps its own failure allowance while the account is attacked). An account with a second factor gets `mfaRequired: true`, an `mfaToken` and the `methods` it has (`totp`, `passkey`) instead (no JWT, no session, no device token): continue with POST /api/auth/login/2fa or /api/auth/login/passkey. A device remembered at a second step skips it. `passkey` (an assertion for the options of POST /api/auth/login/passkey/options { account, captchaToken }) replaces `captchaToken`, passes the ceiling (the attempt counts against that passkey alone) and is the second factor: a right password then signs in. A refused assertion is a 400 E_PASSKEY_INVALID (no password checked).
          */
         post: operations["auth.login"];
         delete?: never;
@@ -968,6 +968,46 @@ export interface paths {
          * @description Answers as a completed login. A code is accepted once; the mfaToken lives 5 minutes, is spent by the first right code and dies after 5 wrong ones (400 E_MFA_TOKEN_INVALID: log in again). Wrong codes are limited per account and address (429). `rememberDevice: true` lets this device skip the second step from now on.
          */
         post: operations["auth.login.secondStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Second login step with a passkey: the mfaToken and the assertion
+         * @description Answers as a completed login. A refused assertion (400 E_PASSKEY_INVALID: challenge spent or expired, another origin or RP ID, no user verification, a passkey of another account, a signature counter that went back, malformed) counts as a wrong code.
+         */
+        post: operations["auth.login.passkey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * WebAuthn authentication options: for the second step, or through the ceiling
+         * @description With `mfaToken`: the options for the account of the password step (its passkeys in `allowCredentials`; 409 without one), then POST /api/auth/login/passkey. With `account` and `captchaToken` (spent): options bound to that account and this address, then POST /api/auth/login with `passkey`; the same answer for every account name (no account is looked up; `allowCredentials` is empty: discoverable passkeys). Challenges are single use, 5 minutes; user verification required.
+         */
+        post: operations["auth.login.passkeyOptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1059,6 +1099,64 @@ export interface paths {
         put?: never;
         /** Mark a published notice read */
         post: operations["auth.notices.read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's passkeys */
+        get: operations["auth.passkeys.index"];
+        put?: never;
+        /**
+         * Register a passkey: the authenticator response to the options, and a name
+         * @description The response as @simplewebauthn/browser startRegistration returns it. Refused (400 E_PASSKEY_INVALID, nothing stored): no live challenge for this session, another origin or RP ID, no user verification, malformed. 409 when already registered.
+         */
+        post: operations["auth.passkeys.store"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of the own passkeys (password required) */
+        delete: operations["auth.passkeys.destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start registering a passkey: WebAuthn creation options
+         * @description Requires the password (a wrong one is a 422, limited per session). The challenge is bound to this session, valid 5 minutes and spent by the next POST /api/auth/passkeys. User verification and a discoverable credential are required; attestation `none`. 409 at 10 passkeys.
+         */
+        post: operations["auth.passkeys.options"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1447,6 +1545,7 @@ export interface components {
          *     | `E_CAPTCHA_FAILED` | 400 | Wrong or replayed captcha answer |
          *     | `E_CAPTCHA_TOKEN_INVALID` | 400 | Captcha credential missing, expired or used |
          *     | `E_MFA_TOKEN_INVALID` | 400 | Login second step: mfaToken unknown, expired, used or dead |
+         *     | `E_PASSKEY_INVALID` | 400 | Passkey response refused: challenge expired or used, wrong origin or RP ID, no user verification, unknown or foreign credential, counter gone back, or bad signature |
          *     | `E_EMAIL_TOKEN_INVALID` | 400 | A mailed link unknown, expired, used or for something else |
          *     | `E_EMAIL_CODE_INVALID` | 400 | The mailed code is wrong, expired, used or tried too often |
          *     | `E_UNAUTHORIZED` | 401 | No valid token, or the session ended |
@@ -1474,7 +1573,7 @@ export interface components {
         };
         ErrorEntry: {
             /** @enum {string} */
-            code: "E_BAD_REQUEST" | "E_CAPTCHA_FAILED" | "E_CAPTCHA_TOKEN_INVALID" | "E_MFA_TOKEN_INVALID" | "E_EMAIL_TOKEN_INVALID" | "E_EMAIL_CODE_INVALID" | "E_UNAUTHORIZED" | "E_INVALID_CREDENTIALS" | "E_DEVICE_TOKEN_REUSED" | "E_FORBIDDEN" | "E_PASSWORD_CHANGE_REQUIRED" | "E_2FA_SETUP_REQUIRED" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_CONFLICT" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_HEADERS_TOO_LARGE" | "E_VALIDATION_ERROR" | "E_EXPORT_TOO_LARGE" | "E_TOO_MANY_REQUESTS" | "E_ACCOUNT_LOCKED" | "E_INTERNAL" | "E_UNAVAILABLE";
+            code: "E_BAD_REQUEST" | "E_CAPTCHA_FAILED" | "E_CAPTCHA_TOKEN_INVALID" | "E_MFA_TOKEN_INVALID" | "E_PASSKEY_INVALID" | "E_EMAIL_TOKEN_INVALID" | "E_EMAIL_CODE_INVALID" | "E_UNAUTHORIZED" | "E_INVALID_CREDENTIALS" | "E_DEVICE_TOKEN_REUSED" | "E_FORBIDDEN" | "E_PASSWORD_CHANGE_REQUIRED" | "E_2FA_SETUP_REQUIRED" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_CONFLICT" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_HEADERS_TOO_LARGE" | "E_VALIDATION_ERROR" | "E_EXPORT_TOO_LARGE" | "E_TOO_MANY_REQUESTS" | "E_ACCOUNT_LOCKED" | "E_INTERNAL" | "E_UNAVAILABLE";
             message: string;
             /** @description Input field (validation errors) */
             field?: string;
@@ -1545,6 +1644,7 @@ export interface components {
             mfaToken: string;
             /** @description seconds */
             expiresIn: number;
+            methods: ("totp" | "passkey")[];
         };
         Features: {
             mail: boolean;
@@ -1556,6 +1656,22 @@ export interface components {
         EnrolledDevice: {
             deviceToken: string;
             account: string;
+        };
+        PasskeyAuthenticationOptions: {
+            rpId: string;
+            /** @description base64url; valid 5 minutes, single use */
+            challenge: string;
+            allowCredentials: {
+                /** @description credential id, base64url */
+                id: string;
+                /** @constant */
+                type: "public-key";
+                transports?: string[];
+            }[];
+            /** @description milliseconds */
+            timeout: number;
+            /** @enum {string} */
+            userVerification: "required" | "preferred" | "discouraged";
         };
         CurrentUser: {
             id: number;
@@ -1636,6 +1752,60 @@ export interface components {
         };
         RecoveryCodes: {
             recoveryCodes: string[];
+        };
+        OwnPasskey: {
+            id: number;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+        };
+        NewPasskey: {
+            id: number;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        PasskeyRegistrationOptions: {
+            /** @description base64url; valid 5 minutes, for this session only */
+            challenge: string;
+            rp: {
+                name: string;
+                id: string;
+            };
+            user: {
+                /** @description the WebAuthn user handle, base64url */
+                id: string;
+                name: string;
+                displayName: string;
+            };
+            pubKeyCredParams: {
+                alg: number;
+                /** @constant */
+                type: "public-key";
+            }[];
+            /** @description milliseconds */
+            timeout: number;
+            /** @enum {string} */
+            attestation: "none" | "direct" | "enterprise";
+            excludeCredentials: {
+                /** @description credential id, base64url */
+                id: string;
+                /** @constant */
+                type: "public-key";
+                transports?: string[];
+            }[];
+            authenticatorSelection: {
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
+                /** @enum {string} */
+                residentKey: "required" | "preferred" | "discouraged";
+                requireResidentKey: boolean;
+                /** @enum {string} */
+                userVerification: "required" | "preferred" | "discouraged";
+            };
+            extensions: Record<string, never>;
+            hints: string[];
         };
         MenuTree: {
             id: number;
@@ -1981,7 +2151,7 @@ export interface components {
             ip: string;
             userAgent: string;
             /** @enum {string} */
-            outcome: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled";
+            outcome: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "passkey_failed" | "passkey_counter_regressed";
             /** @description attempts this row stands for (refusals: one row per key per minute) */
             count: number;
         };
@@ -2940,7 +3110,7 @@ export interface operations {
                 pageSize?: number;
                 account?: string;
                 ip?: string;
-                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled";
+                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "passkey_failed" | "passkey_counter_regressed";
                 from?: unknown;
                 to?: unknown;
                 sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
@@ -2975,7 +3145,7 @@ export interface operations {
                 format: "csv";
                 account?: string;
                 ip?: string;
-                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled";
+                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "passkey_failed" | "passkey_counter_regressed";
                 from?: unknown;
                 to?: unknown;
                 sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
@@ -4714,6 +4884,23 @@ export interface operations {
                     password: string;
                     captchaToken?: string;
                     deviceToken?: string;
+                    passkey?: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {unknown} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        /** @enum {unknown} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
         };
@@ -4769,6 +4956,93 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.login.passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mfaToken: string;
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {unknown} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        /** @enum {unknown} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    deviceToken?: string;
+                    rememberDevice?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignedIn"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.login.passkeyOptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mfaToken?: string;
+                    account?: string;
+                    captchaToken?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasskeyAuthenticationOptions"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            409: components["responses"]["Error409"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
@@ -4909,6 +5183,150 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.passkeys.index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OwnPasskey"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.passkeys.store": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {unknown} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            authenticatorData?: string;
+                            transports?: string[];
+                            publicKeyAlgorithm?: number;
+                            publicKey?: string;
+                        };
+                        /** @enum {unknown} */
+                        authenticatorAttachment?: "platform" | "cross-platform";
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NewPasskey"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.passkeys.destroy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.passkeys.options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasskeyRegistrationOptions"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            409: components["responses"]["Error409"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };

@@ -25,11 +25,17 @@ function fetchMe(): Promise<Me> {
 
 /** Step one (account, password, captcha) or, for an account with a second factor, step two. */
 export type LoginParams =
-  { account: string; password: string; captchaToken: string } | SecondStepParams
+  | { account: string; password: string; captchaToken: string }
+  | { account: string; password: string; passkey: PasskeyAssertion }
+  | SecondStepParams
+/** A passkey's assertion, as @simplewebauthn/browser's startAuthentication returns it. */
+export type PasskeyAssertion = Record<string, unknown>
 export type SecondStepParams = {
   mfaToken: string
   code?: string
   recoveryCode?: string
+  /** A passkey's assertion instead of a code (POST /api/auth/login/passkey). */
+  response?: PasskeyAssertion
   rememberDevice?: boolean
 }
 /**
@@ -39,6 +45,7 @@ export type SecondStepParams = {
 export type MfaRequired = {
   mfaRequired: true
   mfaToken: string
+  methods: ('totp' | 'passkey')[]
   expiresIn: number
   redirectTo: string
 }
@@ -67,10 +74,11 @@ export const dismissSignInNotice = () => {
 export const authProvider: AuthProvider = {
   async login(params: LoginParams): Promise<MfaRequired | undefined> {
     const second = 'mfaToken' in params
-    const { data } = await api<SignedIn | Omit<MfaRequired, 'redirectTo'>>(
-      second ? 'auth/login/2fa' : 'auth/login',
-      { method: 'POST', body: { ...params, deviceToken: tokens.device() } }
-    )
+    const path = !second ? 'auth/login' : params.response ? 'auth/login/passkey' : 'auth/login/2fa'
+    const { data } = await api<SignedIn | Omit<MfaRequired, 'redirectTo'>>(path, {
+      method: 'POST',
+      body: { ...params, deviceToken: tokens.device() },
+    })
     // The password was right; the second step (TwoFactorStep.tsx) follows.
     if ('mfaRequired' in data) return { ...data, redirectTo: '/login' }
     tokens.set(data.token)

@@ -27,6 +27,10 @@ router
     router.post('devices/enrol', [controllers.auth.AccountMail, 'enrol']).as('devices.enrol')
     router.post('login/2fa', [controllers.auth.Session, 'secondStep']).as('login.secondStep')
     router
+      .post('login/passkey/options', [controllers.auth.Session, 'passkeyOptions'])
+      .as('login.passkeyOptions')
+    router.post('login/passkey', [controllers.auth.Session, 'passkey']).as('login.passkey')
+    router
       .group(() => {
         router.get('me', [controllers.auth.Me, 'show']).as('me')
         router.put('password', [controllers.auth.Password, 'update']).as('password.update')
@@ -43,13 +47,24 @@ router
       })
       // What a pending account may still do (app/auth/account_requirements.ts).
       .use(middleware.auth({ pending: ['E_PASSWORD_CHANGE_REQUIRED', 'E_2FA_SETUP_REQUIRED'] }))
-    // The second factor: enrolling settles E_2FA_SETUP_REQUIRED, so setup and confirm accept it.
+    // The second factor: enrolling settles E_2FA_SETUP_REQUIRED, so setup and confirm accept it,
+    // and so does registering a passkey (app/auth/passkeys.ts).
     router
       .group(() => {
         router.post('2fa/setup', [controllers.auth.TwoFactor, 'setup']).as('2fa.setup')
         router.post('2fa/confirm', [controllers.auth.TwoFactor, 'confirm']).as('2fa.confirm')
+        router.get('passkeys', [controllers.auth.Passkeys, 'index']).as('passkeys.index')
+        router
+          .post('passkeys/options', [controllers.auth.Passkeys, 'options'])
+          .as('passkeys.options')
+        router.post('passkeys', [controllers.auth.Passkeys, 'store']).as('passkeys.store')
       })
       .use(middleware.auth({ pending: ['E_2FA_SETUP_REQUIRED'] }))
+    router
+      .delete('passkeys/:id', [controllers.auth.Passkeys, 'destroy'])
+      .where('id', { match: /^[1-9][0-9]{0,9}$/, cast: (value) => Number(value) })
+      .as('passkeys.destroy')
+      .use(middleware.auth())
     router
       .delete('2fa', [controllers.auth.TwoFactor, 'destroy'])
       .as('2fa.destroy')

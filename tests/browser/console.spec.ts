@@ -30,7 +30,12 @@ import { button, chainOf, seededAdmin } from '#tests/helpers/rbac'
 import Role from '#models/role'
 import { blockedUntil, consume, countFailure } from '#auth/limits'
 import { accountKey, ceilingKey } from '#auth/login_limiter'
-import { failHangsAtTheirLine, humanDrag, launchChromium } from '#tests/helpers/browser'
+import {
+  failHangsAtTheirLine,
+  humanDrag,
+  launchChromium,
+  virtualAuthenticator,
+} from '#tests/helpers/browser'
 import { startConsoleServer, type ConsoleServer } from '#tests/helpers/console_server'
 import { measurePowInChromium, powSummary } from '#tests/helpers/pow_in_chromium'
 import { requiring2fa, totp } from '#tests/helpers/two_factor'
@@ -115,8 +120,10 @@ async function signIn(
     keyboard?: boolean
     /** The login page is open already (react-admin's, after a session ended): no navigation. */
     stay?: boolean
-    /** The second login step (an account with a second factor): a TOTP code or a recovery code. */
+    /** The second login step (an account with a second factor): a code, a recovery code, a passkey. */
     secondStep?: {
+      /** The page's virtual authenticator answers (virtualAuthenticator): no code typed. */
+      passkey?: boolean
       code?: () => string
       recoveryCode?: string
       /** A recovery code tried first, which the page must show as refused (then ask again). */
@@ -154,7 +161,9 @@ async function signIn(
   const second = options.secondStep
   if (second) {
     await page.locator('[data-testid="second-step"]').waitFor()
-    if (second.recoveryCode) {
+    if (second.passkey) {
+      await page.getByRole('button', { name: 'Use a passkey' }).click()
+    } else if (second.recoveryCode) {
       await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click()
       if (second.refusedFirst) {
         await page.getByLabel('Recovery code').fill(second.refusedFirst)
@@ -170,10 +179,18 @@ async function signIn(
       await sleep(300) // the label's transition
       await page.screenshot({ path: `${SHOTS}/${second.shot}` })
     }
-    await page.getByRole('button', { name: 'Verify' }).click()
+    if (!second.passkey) await page.getByRole('button', { name: 'Verify' }).click()
   }
   await page.waitForSelector(SIDEBAR, { timeout: 15_000 })
   return readyAt
+}
+
+/** The slider the page is drawing (a nextSlider answer) dragged to its gap: verified. */
+async function solveSlider(page: Page, slider: ReturnType<typeof nextSlider>) {
+  const { data } = await (await slider).json()
+  await page.waitForSelector(READY)
+  await humanDrag(page, HANDLE, await challengeAnswer(data.captchaId))
+  await page.waitForSelector('[data-testid="captcha"][data-captcha-state="verified"]')
 }
 
 /** The user menu's Logout: the console reloads on the login page. */
@@ -305,7 +322,9 @@ test.group('Console in Chromium', (group) => {
       const answer = admin.waitForResponse((response) => response.url().includes('/api/admin/'))
       await admin.locator(`${SIDEBAR} a`, { hasText: link.trim() }).click()
       assert.equal((await answer).status(), 200, link)
-      await admin.waitForLoadState('networkidle')
+      // For the screenshot only, so bounded: once in a full run this document never reached
+      // networkidle (a request of the sign-in left open, not found which) and the test failed.
+      await admin.waitForLoadState('networkidle', { timeout: 3_000 }).catch(() => undefined)
       await admin.screenshot({ path: `${SHOTS}/page-${index + 1}.png` })
     }
 
@@ -504,7 +523,8 @@ test.group('Console in Chromium', (group) => {
       await page.waitForURL(/#\/account\/2fa$/)
 
       // Password -> QR code and key -> a code of the app -> the 10 recovery codes, once.
-      await page.getByLabel('Current password').fill(ADMIN_PASSWORD)
+      const totpCard = page.locator('[data-testid="totp"]')
+      await totpCard.getByLabel('Current password').fill(ADMIN_PASSWORD)
       await page.getByRole('button', { name: 'Start setup' }).click()
       const qr = page.locator('[data-testid="2fa-qr"]')
       await qr.waitFor()
@@ -583,7 +603,7 @@ test.group('Console in Chromium', (group) => {
       await page.getByRole('button', { name: 'Profile' }).click()
       await page.getByRole('menuitem', { name: 'My account' }).click()
       await page.getByRole('tab', { name: 'Second factor' }).click()
-      await page.getByLabel('Current password').fill(ADMIN_PASSWORD)
+      await totpCard.getByLabel('Current password').fill(ADMIN_PASSWORD)
       await page.getByLabel('Code or recovery code').fill(recoveryCodes[2])
       await page.getByRole('button', { name: 'Turn off' }).click()
       await page.getByText('Second factor turned off').waitFor()
@@ -1436,6 +1456,77 @@ test.group('Console in Chromium', (group) => {
     await signIn(page, server.url, 'mailbox2', TEST_PASSWORD)
     assert.lengthOf(await db.from('device_tokens').where('user_id', user.id), 1)
     await context.close()
+  })
+
+  test('a passkey added in the console is the second step, and the way through a locked account', async ({
+    assert,
+  }) => {
+    // WebAuthn needs a secure context: the console on http://localhost, the relying party's origin.
+    const base = server.urlAs('localhost')
+    const relyingParty = { ...adminAuthConfig.passkeys }
+    Object.assign(adminAuthConfig.passkeys, { rpId: 'localhost', origin: base })
+    const user = await createAdmin('keyholder')
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    try {
+      const page = await context.newPage()
+      const authenticator = await virtualAuthenticator(page)
+      await signIn(page, base, 'keyholder', TEST_PASSWORD)
+      await page.goto(`${base}/#/account/2fa`)
+      const card = page.locator('[data-testid="passkeys"]')
+      await card.getByText('No passkey yet.').waitFor()
+      await card.getByLabel('Name').fill('Work laptop')
+      await card.getByLabel('Current password').fill(TEST_PASSWORD)
+      await card.getByRole('button', { name: 'Add a passkey' }).click()
+      await page.getByText('Passkey added').waitFor()
+      await card.locator('tbody tr', { hasText: 'Work laptop' }).waitFor()
+      // /me and the identity are read again (a passkey settles AUTH_REQUIRE_2FA): a user menu
+      // opened while they land is drawn again under the pointer.
+      await page.waitForLoadState('networkidle')
+      await page.screenshot({ path: `${SHOTS}/passkeys.png`, fullPage: true })
+      const [stored] = await db.from('passkeys').where('user_id', user.id)
+      assert.equal(stored.name, 'Work laptop')
+      assert.lengthOf(await authenticator.credentials(), 1)
+
+      // Signed out and back in: after the password, the passkey instead of a code.
+      await signOut(page)
+      await signIn(page, base, 'keyholder', TEST_PASSWORD, { secondStep: { passkey: true } })
+      assert.isNotNull(
+        (await db.from('passkeys').where('id', stored.id).firstOrFail()).last_used_at
+      )
+
+      // The account at its ceiling, and this browser no longer a known device (its token would
+      // pass): the password alone is refused, the page offers the passkey, which (with a fresh
+      // slider and the password) signs in.
+      await page.getByRole('button', { name: 'Profile' }).click()
+      await page.getByRole('menuitem', { name: 'Sign out and forget this device' }).click()
+      await page.waitForURL(/#\/login/)
+      for (let i = 0; i < adminAuthConfig.limits.loginAccountCap; i++) {
+        await consume(ceilingKey('keyholder'))
+      }
+      await page.goto('about:blank')
+      await page.goto(`${base}/#/login`)
+      let slider = nextSlider(page)
+      await page.locator('input[name="account"]').fill('keyholder')
+      await page.locator('input[name="password"]').fill(TEST_PASSWORD)
+      await solveSlider(page, slider)
+      slider = nextSlider(page)
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      const offer = page.getByRole('button', { name: 'Sign in with a passkey (and the password)' })
+      await offer.waitFor()
+      await page.screenshot({ path: `${SHOTS}/passkey-locked.png` })
+      await solveSlider(page, slider)
+      await offer.click()
+      await page.waitForSelector(SIDEBAR, { timeout: 15_000 })
+      const signedIn = await db
+        .from('login_logs')
+        .where('account', 'keyholder')
+        .orderBy('id', 'desc')
+        .firstOrFail()
+      assert.equal(signedIn.outcome, 'succeeded')
+    } finally {
+      Object.assign(adminAuthConfig.passkeys, relyingParty)
+      await context.close()
+    }
   })
 
   test('signs in through the keyboard path of the slider', async ({ assert }) => {

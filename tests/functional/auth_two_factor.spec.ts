@@ -96,7 +96,8 @@ test.group('Second factor (TOTP)', (group) => {
     const first = await passwordStep(client, user)
     first.assertStatus(200)
     const data = first.body().data
-    assert.deepEqual(Object.keys(data).sort(), ['expiresIn', 'mfaRequired', 'mfaToken'])
+    assert.deepEqual(Object.keys(data).sort(), ['expiresIn', 'methods', 'mfaRequired', 'mfaToken'])
+    assert.deepEqual(data.methods, ['totp'])
     assert.equal(data.expiresIn, 300)
     assert.equal((await db.from('admin_sessions').where('user_id', user.id)).length, 0)
     assert.equal((await db.from('device_tokens').where('user_id', user.id)).length, 0)

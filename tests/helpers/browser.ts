@@ -87,3 +87,27 @@ export async function humanDrag(page: Page, selector: string, distance: number, 
   await sleep(60)
   await page.mouse.up()
 }
+
+/**
+ * Chromium's virtual authenticator (CDP WebAuthn domain) on the page's target: a platform
+ * authenticator (ctap2, internal transport) that keeps resident keys and verifies its user, as a
+ * laptop's fingerprint reader does. Its credentials live as long as the page's target.
+ */
+export async function virtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('WebAuthn.enable', { enableUI: false })
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  })
+  return {
+    credentials: async () =>
+      (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
+  }
+}

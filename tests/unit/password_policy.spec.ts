@@ -1,8 +1,7 @@
 import { test } from '@japa/runner'
 import { FieldError } from '#exceptions/api_exception'
+import { PASSWORD_MAX, PASSWORD_MIN } from '#resources/users'
 import {
-  PASSWORD_MAX,
-  PASSWORD_MIN,
   PASSWORD_MIN_SCORE,
   assertPasswordPolicy,
   preloadPasswordPolicy,

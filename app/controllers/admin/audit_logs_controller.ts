@@ -5,7 +5,8 @@ import AuditLogTransformer from '#transformers/admin/audit_log_transformer'
 import { exportAuditLogsValidator, listAuditLogsValidator } from '#validators/admin/audit_log'
 import { contract } from '#openapi/contract'
 import { exportOperation, sendCsvExport } from '#services/admin/csv_export'
-import { auditLogCsv, auditLogSchema } from '#transformers/admin/audit_log_transformer'
+import { auditLogSchema } from '#transformers/admin/audit_log_transformer'
+import { auditLogCsv } from '#resources/audit_logs'
 
 /** /api/admin/audit-logs: every admin write, done or refused, newest first. */
 @inject()

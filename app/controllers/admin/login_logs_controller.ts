@@ -5,7 +5,8 @@ import LoginLogTransformer from '#transformers/admin/login_log_transformer'
 import { exportLoginLogsValidator, listLoginLogsValidator } from '#validators/admin/login_log'
 import { contract } from '#openapi/contract'
 import { exportOperation, sendCsvExport } from '#services/admin/csv_export'
-import { loginLogCsv, loginLogSchema } from '#transformers/admin/login_log_transformer'
+import { loginLogSchema } from '#transformers/admin/login_log_transformer'
+import { loginLogCsv } from '#resources/login_logs'
 
 /** /api/admin/login-logs: every login attempt, newest first. */
 @inject()

@@ -14,7 +14,8 @@ import {
   updateUserValidator,
 } from '#validators/admin/user'
 import { contract } from '#openapi/contract'
-import { userCsv, userSchema } from '#transformers/admin/user_transformer'
+import { userSchema } from '#transformers/admin/user_transformer'
+import { userCsv } from '#resources/users'
 import { exportOperation, sendCsvExport } from '#services/admin/csv_export'
 import { readUpload } from '#core/uploads'
 import { MAX_BYTES, importTemplate, importUsers } from '#services/admin/user_import'

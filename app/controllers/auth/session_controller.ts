@@ -1,10 +1,12 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import { login, loginSecondStep } from '#auth/login_service'
+import { login, loginSecondStep, loginWithPasskey, passkeyOptions } from '#auth/login_service'
 import { setRateLimitHeaders } from '#auth/limits'
 import { deviceOfSession, endSession } from '#auth/sessions'
 import { revokeDevice } from '#auth/device_tokens'
 import { loginValidator, logoutValidator } from '#validators/auth'
 import { loginSecondStepValidator } from '#validators/two_factor'
+import { passkeyLoginOptionsValidator, passkeyLoginValidator } from '#validators/passkey'
+import { authenticationOptionsSchema } from '#resources/passkeys'
 import { contract } from '#openapi/contract'
 import { tokenSchema } from '#auth/jwt'
 import { named, s } from '#openapi/schema'
@@ -21,6 +23,7 @@ const mfaRequiredSchema = named(
     mfaRequired: { const: true },
     mfaToken: s.string(),
     expiresIn: s.integer({ description: 'seconds' }),
+    methods: s.array(s.enum(['totp', 'passkey'])),
   })
 )
 
@@ -31,12 +34,40 @@ export default class SessionController {
       description:
         'Returns the admin JWT and a device token (send it back on later logins: a device ' +
         'that logged in before keeps its own failure allowance while the account is attacked). ' +
-        'An account with a second factor gets `mfaRequired: true` and an `mfaToken` instead ' +
-        '(no JWT, no session, no device token): continue with POST /api/auth/login/2fa. A ' +
-        'device remembered at a second step skips it.',
+        'An account with a second factor gets `mfaRequired: true`, an `mfaToken` and the ' +
+        '`methods` it has (`totp`, `passkey`) instead (no JWT, no session, no device token): ' +
+        'continue with POST /api/auth/login/2fa or /api/auth/login/passkey. A device ' +
+        'remembered at a second step skips it. `passkey` (an assertion for the options of POST ' +
+        '/api/auth/login/passkey/options { account, captchaToken }) replaces `captchaToken`, ' +
+        'passes the ceiling (the attempt counts against that passkey alone) and is the second ' +
+        'factor: a right password then signs in. A refused assertion is a 400 E_PASSKEY_INVALID ' +
+        '(no password checked).',
       body: loginValidator,
       data: { oneOf: [signedInSchema, mfaRequiredSchema] },
       errors: [400, 401, 429, 503],
+    },
+    passkeyOptions: {
+      summary: 'WebAuthn authentication options: for the second step, or through the ceiling',
+      description:
+        'With `mfaToken`: the options for the account of the password step (its passkeys in ' +
+        '`allowCredentials`; 409 without one), then POST /api/auth/login/passkey. With `account` ' +
+        'and `captchaToken` (spent): options bound to that account and this address, then POST ' +
+        '/api/auth/login with `passkey`; the same answer for every account name (no account is ' +
+        'looked up; `allowCredentials` is empty: discoverable passkeys). Challenges are single ' +
+        'use, 5 minutes; user verification required.',
+      body: passkeyLoginOptionsValidator,
+      data: authenticationOptionsSchema,
+      errors: [400, 409, 429],
+    },
+    passkey: {
+      summary: 'Second login step with a passkey: the mfaToken and the assertion',
+      description:
+        'Answers as a completed login. A refused assertion (400 E_PASSKEY_INVALID: challenge ' +
+        'spent or expired, another origin or RP ID, no user verification, a passkey of another ' +
+        'account, a signature counter that went back, malformed) counts as a wrong code.',
+      body: passkeyLoginValidator,
+      data: signedInSchema,
+      errors: [400, 401, 429],
     },
     secondStep: {
       summary: 'Second login step: the mfaToken and a TOTP code or a recovery code',
@@ -69,6 +100,19 @@ export default class SessionController {
   async secondStep(ctx: HttpContext) {
     const input = await ctx.request.validateUsing(loginSecondStepValidator)
     return this.send(ctx, await loginSecondStep({ ...input, ...clientOf(ctx) }, ctx.logger))
+  }
+
+  /** POST /api/auth/login/passkey/options: options for the second step or the ceiling. */
+  async passkeyOptions(ctx: HttpContext) {
+    const input = await ctx.request.validateUsing(passkeyLoginOptionsValidator)
+    ctx.response.header('Cache-Control', 'no-store')
+    return ctx.serialize(await passkeyOptions({ ...input, ...clientOf(ctx) }, ctx.logger))
+  }
+
+  /** POST /api/auth/login/passkey: the mfaToken of the password step and an assertion -> JWT. */
+  async passkey(ctx: HttpContext) {
+    const input = await ctx.request.validateUsing(passkeyLoginValidator)
+    return this.send(ctx, await loginWithPasskey({ ...input, ...clientOf(ctx) }, ctx.logger))
   }
 
   /** Both steps answer with rate-limit headers, never cached. */

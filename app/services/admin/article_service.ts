@@ -4,9 +4,10 @@ import type { Infer } from '@vinejs/vine/types'
 import Article from '#models/article'
 import { conflict } from '#exceptions/api_exception'
 import { type Actor, ordered, paginate, whereKeyword } from '#services/admin/common'
-import { articleSort } from '#transformers/admin/article_transformer'
+import { articleSort } from '#resources/articles'
 import { SCOPED, type Viewer, findInScope, scoped } from '#services/admin/data_scope'
-import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
+import { createAudited, deleteAudited, saveAudited } from '#services/admin/writes'
+import { definedOnly } from '#core/defined_only'
 import ArticlePolicy from '#policies/article_policy'
 import type {
   createArticleValidator,
@@ -75,24 +76,17 @@ export default class ArticleService {
     const slug = data.slug ?? (await this.freeSlug(slugify(data.title)))
     if (data.slug) await this.assertSlugFree(data.slug, null)
     // A slug taken concurrently still fails on the unique index, answered 409 by the handler.
-    const article = await db.transaction(async (trx) => {
-      const created = await Article.create(
-        {
-          title: data.title,
-          slug,
-          summary: data.summary ?? '',
-          content: data.content,
-          category: data.category,
-          coverUrl: data.coverUrl ?? null,
-          internalNote: data.internalNote ?? null,
-          status: 'draft',
-          publishedAt: null,
-          authorId: actor.id,
-        },
-        { client: trx }
-      )
-      await auditCreated(trx, actor, 'article', created)
-      return created
+    const article = await createAudited(actor, 'article', Article, {
+      title: data.title,
+      slug,
+      summary: data.summary ?? '',
+      content: data.content,
+      category: data.category,
+      coverUrl: data.coverUrl ?? null,
+      internalNote: data.internalNote ?? null,
+      status: 'draft',
+      publishedAt: null,
+      authorId: actor.id,
     })
     return this.reload(article.id)
   }

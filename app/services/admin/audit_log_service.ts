@@ -1,7 +1,7 @@
 import type { Infer } from '@vinejs/vine/types'
 import AuditLog from '#models/audit_log'
 import { logQuery, paginate } from '#services/admin/common'
-import { auditLogSort } from '#transformers/admin/audit_log_transformer'
+import { auditLogSort } from '#resources/audit_logs'
 import type { listAuditLogsValidator } from '#validators/admin/audit_log'
 
 type Filters = Omit<Infer<typeof listAuditLogsValidator>, 'pageNum' | 'pageSize'>

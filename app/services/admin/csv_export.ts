@@ -7,7 +7,7 @@ import { exportTooLarge } from '#exceptions/api_exception'
 import { actorOf } from '#services/admin/common'
 import { audit } from '#services/admin/writes'
 import { targetTypeOf } from '#services/audit_log'
-import type { CsvColumns } from '#transformers/csv_columns'
+import type { CsvColumns } from '#resources/csv_columns'
 import type { Operation } from '#openapi/contract'
 import { s } from '#openapi/schema'
 

@@ -5,13 +5,14 @@ import type { Infer } from '@vinejs/vine/types'
 import Dept from '#models/dept'
 import { FieldError, conflict, notFound } from '#exceptions/api_exception'
 import { type Actor, ordered, paginate, whereKeyword } from '#services/admin/common'
-import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
+import { auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
+import { definedOnly } from '#core/defined_only'
 import type { Viewer } from '#services/admin/data_scope'
 import { MAX_ID } from '#validators/admin/common'
 import DeptPolicy from '#policies/dept_policy'
 import { subtreeOf } from '#policies/grant_rule'
 import { deptParents } from '#policies/holdings'
-import { type DeptNode, deptSort } from '#transformers/admin/dept_transformer'
+import { type DeptNode, deptSort } from '#resources/depts'
 import type {
   createDeptValidator,
   listDeptsValidator,

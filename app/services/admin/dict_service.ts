@@ -1,11 +1,13 @@
 import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Infer } from '@vinejs/vine/types'
 import DictType from '#models/dict_type'
 import DictItem from '#models/dict_item'
 import { notFound } from '#exceptions/api_exception'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
-import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
-import { dictItemSort, dictTypeSort } from '#transformers/admin/dict_transformer'
+import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
+import { definedOnly } from '#core/defined_only'
+import { dictItemSort, dictTypeSort } from '#resources/dicts'
 import type {
   createDictItemValidator,
   createDictTypeValidator,
@@ -36,34 +38,22 @@ export default class DictService {
   }
 
   create(actor: Actor, data: Infer<typeof createDictTypeValidator>) {
-    return db.transaction(async (trx) => {
-      const created = await DictType.create(
-        {
-          code: data.code,
-          name: data.name,
-          status: data.status ?? 'enabled',
-          remark: data.remark ?? null,
-        },
-        { client: trx }
-      )
-      await auditCreated(trx, actor, 'dict', created)
-      return created
+    return createAudited(actor, 'dict', DictType, {
+      code: data.code,
+      name: data.name,
+      status: data.status ?? 'enabled',
+      remark: data.remark ?? null,
     })
   }
 
   update(actor: Actor, id: number, data: Infer<typeof updateDictTypeValidator>) {
-    return db.transaction(async (trx) => {
-      const type = await findOr404(DictType, id, trx)
-      await saveAudited(trx, actor, 'dict', type, () => type.merge(definedOnly(data)))
-      return type
-    })
+    const find = (trx: TransactionClientContract) => findOr404(DictType, id, trx)
+    return updateAudited(actor, 'dict', find, (type) => type.merge(definedOnly(data)))
   }
 
   /** Its items go with it (ON DELETE CASCADE). */
-  async destroy(actor: Actor, id: number) {
-    await db.transaction(async (trx) => {
-      await deleteAudited(trx, actor, 'dict', await findOr404(DictType, id, trx))
-    })
+  destroy(actor: Actor, id: number) {
+    return destroyAudited(actor, 'dict', (trx) => findOr404(DictType, id, trx))
   }
 
   /** The items of type `code` (404 for an unknown type), by (sort, id). */
@@ -79,36 +69,31 @@ export default class DictService {
   }
 
   createItem(actor: Actor, code: string, data: Infer<typeof createDictItemValidator>) {
-    return db.transaction(async (trx) => {
-      await this.typeOf(code, trx)
-      const created = await DictItem.create(
-        {
-          typeCode: code,
-          label: data.label,
-          value: data.value,
-          sort: data.sort ?? 0,
-          status: data.status ?? 'enabled',
-          cssClass: data.cssClass ?? null,
-        },
-        { client: trx }
-      )
-      await auditCreated(trx, actor, 'dict_item', created)
-      return created
-    })
+    // The type must exist (404), checked in the insert's transaction.
+    const typeExists = (trx: TransactionClientContract) => this.typeOf(code, trx)
+    return createAudited(
+      actor,
+      'dict_item',
+      DictItem,
+      {
+        typeCode: code,
+        label: data.label,
+        value: data.value,
+        sort: data.sort ?? 0,
+        status: data.status ?? 'enabled',
+        cssClass: data.cssClass ?? null,
+      },
+      typeExists
+    )
   }
 
   updateItem(actor: Actor, code: string, id: number, data: Infer<typeof updateDictItemValidator>) {
-    return db.transaction(async (trx) => {
-      const item = await this.itemOf(code, id, trx)
-      await saveAudited(trx, actor, 'dict_item', item, () => item.merge(definedOnly(data)))
-      return item
-    })
+    const find = (trx: TransactionClientContract) => this.itemOf(code, id, trx)
+    return updateAudited(actor, 'dict_item', find, (item) => item.merge(definedOnly(data)))
   }
 
-  async destroyItem(actor: Actor, code: string, id: number) {
-    await db.transaction(async (trx) => {
-      await deleteAudited(trx, actor, 'dict_item', await this.itemOf(code, id, trx))
-    })
+  destroyItem(actor: Actor, code: string, id: number) {
+    return destroyAudited(actor, 'dict_item', (trx) => this.itemOf(code, id, trx))
   }
 
   private async typeOf(code: string, client = db.connection()) {

@@ -1,7 +1,7 @@
 import type { Infer } from '@vinejs/vine/types'
 import LoginLog from '#models/login_log'
 import { logQuery, paginate } from '#services/admin/common'
-import { loginLogSort } from '#transformers/admin/login_log_transformer'
+import { loginLogSort } from '#resources/login_logs'
 import type { listLoginLogsValidator } from '#validators/admin/login_log'
 
 type Filters = Omit<Infer<typeof listLoginLogsValidator>, 'pageNum' | 'pageSize'>

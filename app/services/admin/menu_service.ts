@@ -4,10 +4,10 @@ import type { ModelAttributes } from '@adonisjs/lucid/types/model'
 import type { Infer } from '@vinejs/vine/types'
 import Menu, { type MenuType } from '#models/menu'
 import { FieldError, conflict } from '#exceptions/api_exception'
-import type { MenuNode } from '#transformers/admin/menu_transformer'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
-import { menuSort } from '#transformers/admin/menu_transformer'
-import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
+import { type MenuNode, menuSort } from '#resources/menus'
+import { createAudited, deleteAudited, saveAudited } from '#services/admin/writes'
+import { definedOnly } from '#core/defined_only'
 import MenuPolicy from '#policies/menu_policy'
 import { subtreeOf } from '#policies/grant_rule'
 import { rolesHoldingMenu } from '#policies/holdings'
@@ -121,11 +121,7 @@ export default class MenuService {
     await actor.bouncer
       .with(MenuPolicy)
       .authorize('create', { permission: fields.permission, parentId: fields.parentId })
-    return db.transaction(async (trx) => {
-      const created = await Menu.create(fields, { client: trx })
-      await auditCreated(trx, actor, 'menu', created)
-      return created
-    })
+    return createAudited(actor, 'menu', Menu, fields)
   }
 
   async update(actor: Actor, id: number, data: Infer<typeof updateMenuValidator>) {

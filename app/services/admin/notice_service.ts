@@ -1,10 +1,11 @@
 import { DateTime } from 'luxon'
-import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Infer } from '@vinejs/vine/types'
 import Notice from '#models/notice'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
-import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
-import { noticeSort } from '#transformers/admin/notice_transformer'
+import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
+import { definedOnly } from '#core/defined_only'
+import { noticeSort } from '#resources/notices'
 import type {
   createNoticeValidator,
   listNoticesValidator,
@@ -30,40 +31,27 @@ export default class NoticeService {
   }
 
   create(actor: Actor, data: Infer<typeof createNoticeValidator>) {
-    return db.transaction(async (trx) => {
-      const status = data.status ?? 'draft'
-      const created = await Notice.create(
-        {
-          title: data.title,
-          body: data.body,
-          level: data.level ?? 'info',
-          status,
-          publishedAt: data.publishedAt ?? (status === 'published' ? DateTime.utc() : null),
-          authorId: actor.id,
-        },
-        { client: trx }
-      )
-      await auditCreated(trx, actor, 'notice', created)
-      return created
+    const status = data.status ?? 'draft'
+    return createAudited(actor, 'notice', Notice, {
+      title: data.title,
+      body: data.body,
+      level: data.level ?? 'info',
+      status,
+      publishedAt: data.publishedAt ?? (status === 'published' ? DateTime.utc() : null),
+      authorId: actor.id,
     })
   }
 
   update(actor: Actor, id: number, data: Infer<typeof updateNoticeValidator>) {
-    return db.transaction(async (trx) => {
-      const notice = await findOr404(Notice, id, trx)
-      await saveAudited(trx, actor, 'notice', notice, () => {
-        notice.merge(definedOnly(data))
-        if (notice.status === 'published' && !notice.publishedAt)
-          notice.publishedAt = DateTime.utc()
-      })
-      return notice
+    const find = (trx: TransactionClientContract) => findOr404(Notice, id, trx)
+    return updateAudited(actor, 'notice', find, (notice) => {
+      notice.merge(definedOnly(data))
+      if (notice.status === 'published' && !notice.publishedAt) notice.publishedAt = DateTime.utc()
     })
   }
 
-  async destroy(actor: Actor, id: number) {
-    await db.transaction(async (trx) => {
-      // Read state goes with it (ON DELETE CASCADE).
-      await deleteAudited(trx, actor, 'notice', await findOr404(Notice, id, trx))
-    })
+  /** Read state goes with it (ON DELETE CASCADE). */
+  destroy(actor: Actor, id: number) {
+    return destroyAudited(actor, 'notice', (trx) => findOr404(Notice, id, trx))
   }
 }

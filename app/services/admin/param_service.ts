@@ -1,10 +1,11 @@
-import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Infer } from '@vinejs/vine/types'
 import Param, { type ParamType, parseParamValue } from '#models/param'
 import { FieldError, conflict } from '#exceptions/api_exception'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
-import { auditCreated, definedOnly, deleteAudited, saveAudited } from '#services/admin/writes'
-import { paramSort } from '#transformers/admin/param_transformer'
+import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
+import { definedOnly } from '#core/defined_only'
+import { paramSort } from '#resources/params'
 import type {
   createParamValidator,
   listParamsValidator,
@@ -33,40 +34,32 @@ export default class ParamService {
 
   create(actor: Actor, data: Infer<typeof createParamValidator>) {
     assertFits(data.type, data.value)
-    return db.transaction(async (trx) => {
-      const created = await Param.create(
-        {
-          key: data.key,
-          value: data.value,
-          type: data.type,
-          isSystem: false,
-          isPublic: data.isPublic ?? false,
-          remark: data.remark ?? null,
-        },
-        { client: trx }
-      )
-      await auditCreated(trx, actor, 'param', created)
-      return created
+    return createAudited(actor, 'param', Param, {
+      key: data.key,
+      value: data.value,
+      type: data.type,
+      isSystem: false,
+      isPublic: data.isPublic ?? false,
+      remark: data.remark ?? null,
     })
   }
 
   update(actor: Actor, id: number, data: Infer<typeof updateParamValidator>) {
-    return db.transaction(async (trx) => {
-      const param = await findOr404(Param, id, trx)
+    const find = (trx: TransactionClientContract) => findOr404(Param, id, trx)
+    return updateAudited(actor, 'param', find, (param) => {
       if (param.isSystem && data.key !== undefined && data.key !== param.key) {
         throw conflict('systemParamKey')
       }
       assertFits(data.type ?? param.type, data.value ?? param.value)
-      await saveAudited(trx, actor, 'param', param, () => param.merge(definedOnly(data)))
-      return param
+      param.merge(definedOnly(data))
     })
   }
 
-  async destroy(actor: Actor, id: number) {
-    await db.transaction(async (trx) => {
+  destroy(actor: Actor, id: number) {
+    return destroyAudited(actor, 'param', async (trx) => {
       const param = await findOr404(Param, id, trx)
       if (param.isSystem) throw conflict('systemParamDelete')
-      await deleteAudited(trx, actor, 'param', param)
+      return param
     })
   }
 }

@@ -6,7 +6,7 @@ import { notFound } from '#exceptions/api_exception'
 import { SESSION_ID, endSession } from '#auth/sessions'
 import type { Infer } from '@vinejs/vine/types'
 import { type Actor, ordered, paginate } from '#services/admin/common'
-import { sessionSort } from '#transformers/admin/session_transformer'
+import { sessionSort } from '#resources/sessions'
 import { audit } from '#services/admin/writes'
 import type { listSessionsValidator } from '#validators/admin/session'
 

@@ -1,6 +1,7 @@
 import { readSheet } from 'read-excel-file/node'
 import { parse } from 'csv-parse/sync'
 import { errors as vineErrors } from '@vinejs/vine'
+import type { Infer } from '@vinejs/vine/types'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { FieldError, type RowError, RowErrors } from '#exceptions/api_exception'
@@ -32,15 +33,7 @@ export const MAX_BYTES = 5 * 1024 * 1024
 export const COLUMNS = ['account', 'nickname', 'email', 'deptId', 'roles', 'status'] as const
 type Column = (typeof COLUMNS)[number]
 
-type Row = {
-  row: number
-  account: string
-  nickname?: string
-  email?: string | null
-  status?: 'enabled' | 'disabled'
-  deptId?: number
-  roles: string[]
-}
+type Row = Infer<typeof importUserRowValidator> & { row: number }
 
 export type ImportResult = {
   dryRun: boolean

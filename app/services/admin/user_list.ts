@@ -3,8 +3,8 @@ import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import User from '#models/user'
 import Role from '#models/role'
 import { withAccountFields } from '#models/mixins/account_fields'
-import { roleSummary } from '#transformers/admin/role_transformer'
-import type { RoleSummaryFields, ShownUser } from '#transformers/admin/user_transformer'
+import { roleSummary } from '#resources/roles'
+import type { RoleSummaryFields, ShownUser } from '#resources/users'
 
 /*
 | THE USERS LIST'S READ (docs/performance.md, "The figures"): a page of accounts as plain rows,

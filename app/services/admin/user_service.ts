@@ -19,8 +19,9 @@ import { resetSecondFactor } from '#services/two_factor_service'
 import { type Actor, ordered, whereKeyword } from '#services/admin/common'
 import { readPage } from '#services/admin/user_list'
 import { pageMeta } from '#providers/api_provider'
-import { type ShownUser, userSort } from '#transformers/admin/user_transformer'
+import { type ShownUser, userSort } from '#resources/users'
 import { audit, auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
+import { definedOnly } from '#core/defined_only'
 import { assertIdsExist, LINKS, readLinks, replaceLinks, uniqueIds } from '#services/admin/links'
 import { lockSuperAdmins, otherEnabledSuperAdmins } from '#services/admin/super_admin'
 import type {
@@ -182,10 +183,7 @@ export default class UserService {
           await revokeDevices(user.id, trx)
           await endSessionsOf(user.id, 'account_disabled', trx)
         }
-        if (data.nickname !== undefined) user.nickname = data.nickname
-        if (data.email !== undefined) user.email = data.email
-        if (data.status !== undefined) user.status = data.status
-        if (data.deptId !== undefined) user.deptId = data.deptId
+        user.merge(definedOnly(data))
       })
     })
     return this.reload(id)
@@ -257,12 +255,8 @@ export default class UserService {
         actor.bouncer
           .with(UserPolicy)
           .authorize('resetTwoFactor', await accountHolding(trx, user.id)),
-      audit: (trx, before) =>
-        audit(trx, actor, {
-          targetType: 'user',
-          targetId: user.id,
-          changes: { twoFactor: [before, 'none'] },
-        }),
+      audit: (trx, changes) =>
+        audit(trx, actor, { targetType: 'user', targetId: user.id, changes }),
     })
   }
 

@@ -1,4 +1,5 @@
-import type { LucidRow } from '@adonisjs/lucid/types/model'
+import db from '@adonisjs/lucid/services/db'
+import type { LucidModel, LucidRow, ModelAttributes } from '@adonisjs/lucid/types/model'
 import type { TransactionClientContract, QueryClientContract } from '@adonisjs/lucid/types/database'
 import { type AuditEntry, changedFields, recordAudit } from '#services/audit_log'
 import type { Actor } from '#services/admin/common'
@@ -21,7 +22,7 @@ export function auditCreated(
   trx: TransactionClientContract,
   actor: Actor,
   targetType: string,
-  record: Audited,
+  record: Pick<Audited, 'id' | '$attributes'>,
   links: Record<string, number[]> = {}
 ) {
   const changes: AuditChanges = changedFields({}, record.$attributes)
@@ -58,9 +59,45 @@ export async function deleteAudited(
   await audit(trx, actor, { targetType, targetId: record.id, changes: changedFields(before, {}) })
 }
 
-/** The given fields without those left out (undefined), for a partial update. */
-export function definedOnly<Data extends object>(data: Data): Partial<Data> {
-  return Object.fromEntries(
-    Object.entries(data).filter(([, value]) => value !== undefined)
-  ) as Partial<Data>
+/** Creates a `model` record from `values` in its own transaction, with its audit row. */
+export function createAudited<Model extends LucidModel>(
+  actor: Actor,
+  targetType: string,
+  model: Model,
+  values: Partial<ModelAttributes<InstanceType<Model>>>,
+  /** Checks in the transaction, before the insert. */
+  before?: (trx: TransactionClientContract) => Promise<unknown>
+) {
+  return db.transaction(async (trx) => {
+    await before?.(trx)
+    const created = await model.create(values, { client: trx })
+    await auditCreated(trx, actor, targetType, created as InstanceType<Model> & { id: number })
+    return created
+  })
+}
+
+/**
+ * Updates in its own transaction the record `find` reads there: `change` (its checks first)
+ * applied and saved, with the audit row of what changed.
+ */
+export function updateAudited<Row extends Audited>(
+  actor: Actor,
+  targetType: string,
+  find: (trx: TransactionClientContract) => Promise<Row>,
+  change: (record: Row) => unknown
+) {
+  return db.transaction(async (trx) => {
+    const record = await find(trx)
+    await saveAudited(trx, actor, targetType, record, () => change(record))
+    return record
+  })
+}
+
+/** Deletes in its own transaction the record `find` reads there, with the audit row. */
+export async function destroyAudited(
+  actor: Actor,
+  targetType: string,
+  find: (trx: TransactionClientContract) => Promise<Audited>
+) {
+  await db.transaction(async (trx) => deleteAudited(trx, actor, targetType, await find(trx)))
 }

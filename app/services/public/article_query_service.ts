@@ -1,29 +1,25 @@
 import db from '@adonisjs/lucid/services/db'
 import string from '@adonisjs/core/helpers/string'
-import type { ArticleCategory } from '#models/article'
+import type { Infer } from '@vinejs/vine/types'
 import { PUBLIC_CONNECTION } from '#config/database'
 import { preparedQuery } from '#core/prepared_query'
 import { FreshRead } from '#core/fresh_read'
 import searchGate from '#services/public/search_gate'
 import { AnswerCache, CLOCK, statementKey, type Statement } from '#services/public/answer_cache'
-import { MAX_PAGE_WINDOW, PAGE_SIZE_DEFAULT, type ArticleSort } from '#validators/public/article'
+import {
+  MAX_PAGE_WINDOW,
+  PAGE_SIZE_DEFAULT,
+  type listArticlesValidator,
+} from '#validators/public/article'
 import {
   publicArticle,
   publicArticleDetail,
   type PublicArticle,
   type PublicArticleDetail,
-} from '#transformers/public/article_transformer'
+} from '#resources/articles'
 import type { Schema } from '#openapi/schema'
 
-export type { PublicArticle, PublicArticleDetail }
-
-export type ArticleListFilters = {
-  pageNum?: number
-  pageSize?: number
-  keyword?: string
-  category?: ArticleCategory
-  sort?: ArticleSort
-}
+export type ArticleListFilters = Infer<typeof listArticlesValidator>
 
 export type ArticlePage = {
   rows: PublicArticle[]

@@ -1,24 +1,11 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type ApiToken from '#models/api_token'
-import { computed, named, s, shape, sortable } from '#openapi/schema'
-import { apiToken, apiTokenFields } from '#transformers/auth/own_api_token_transformer'
+import { named } from '#openapi/schema'
+import { adminApiToken } from '#resources/api_tokens'
+import { apiTokenFields } from '#transformers/auth/own_api_token_transformer'
 
-const adminApiToken = shape({
-  ...apiToken.properties,
-  userId: s.integer(),
-  account: computed(s.nullable(s.string())),
-  nickname: computed(s.nullable(s.string())),
-})
 /** Response contract (OpenAPI): an API token as the monitors' list shows it. */
 export const apiTokenSchema = named('ApiToken', adminApiToken.schema)
-/** What `sort` accepts on the monitors' token list. */
-export const apiTokenSort = sortable(adminApiToken, [
-  'id',
-  'name',
-  'createdAt',
-  'expiresAt',
-  'lastUsedAt',
-])
 
 /** Any account's API token, with its owner (`user` is preloaded); never the token itself. */
 export default class ApiTokenTransformer extends BaseTransformer<ApiToken> {

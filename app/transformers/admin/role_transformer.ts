@@ -1,35 +1,10 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
-import { DATA_SCOPES, type default as Role } from '#models/role'
-import { enabledStatus, named, s, shape, sortable } from '#openapi/schema'
+import type Role from '#models/role'
+import { named, s } from '#openapi/schema'
+import { role } from '#resources/roles'
 
-/** A role as other resources show it (a user's roles, /me). */
-export const roleSummary = shape({
-  id: s.integer(),
-  code: s.string(),
-  name: s.string(),
-  status: enabledStatus(),
-})
-const role = shape({
-  ...roleSummary.properties,
-  isSystem: s.boolean(),
-  sort: s.integer(),
-  remark: s.nullable(s.string()),
-  dataScope: s.enum(DATA_SCOPES),
-  createdAt: s.dateTime(),
-  updatedAt: s.dateTime(),
-})
 /** Response contract (OpenAPI): a role in lists, and with its menu ids on the detail. */
 export const roleSchema = named('Role', role.schema)
-/** What `sort` accepts on the role list. */
-export const roleSort = sortable(role, [
-  'id',
-  'code',
-  'name',
-  'status',
-  'sort',
-  'createdAt',
-  'updatedAt',
-])
 export const roleDetailSchema = named(
   'RoleDetail',
   s.object({ ...role.properties, menuIds: s.array(s.integer()), deptIds: s.array(s.integer()) })

@@ -1,36 +1,11 @@
 import type User from '#models/user'
 import { BaseTransformer } from '@adonisjs/core/transformers'
-import { enabledStatus, named, s, shape } from '#openapi/schema'
-import { roleSummary } from '#transformers/admin/role_transformer'
+import { named, s } from '#openapi/schema'
+import { roleSummary } from '#resources/roles'
+import { ownUser } from '#resources/users'
 import { REQUIREMENTS } from '#auth/account_requirements'
 import { sidebarMenuSchema } from '#transformers/admin/menu_transformer'
 
-/** The signed-in administrator's own profile; the admin User shape extends it. */
-export const currentUser = shape({
-  id: s.integer(),
-  account: s.string(),
-  nickname: s.string(),
-  email: s.nullable(s.string()),
-  emailVerified: {
-    ...s.boolean(),
-    description: 'The owner confirmed the address with a mailed code',
-  },
-  status: enabledStatus(),
-  lastLoginAt: s.nullable(s.dateTime()),
-  twoFactorEnabled: s.boolean(),
-  createdAt: s.dateTime(),
-  passwordChangeRequired: s.boolean(),
-  passwordExpiresAt: s.nullable(s.dateTime()),
-  avatarUrl: s.nullable(s.string()),
-})
-/** What only the owner sees of the own account: the previous sign-in and failures since. */
-const ownUser = shape({
-  ...currentUser.properties,
-  lastSignIn: s.nullable(s.object({ at: s.dateTime(), ip: s.nullable(s.string()) })),
-  failedSinceLastSignIn: s.integer({
-    description: 'Failed password checks since the previous sign-in (lastSignIn)',
-  }),
-})
 /** Response contract (OpenAPI): `user` in /api/auth/me, and the whole /me body. */
 export const currentUserSchema = named('CurrentUser', ownUser.schema)
 export const meSchema = s.object({

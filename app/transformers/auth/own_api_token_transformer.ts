@@ -1,26 +1,10 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type ApiToken from '#models/api_token'
-import { computed, named, s, shape } from '#openapi/schema'
+import { named, s } from '#openapi/schema'
+import { apiToken } from '#resources/api_tokens'
 
-/** Token times are stored as epoch milliseconds: computed into ISO 8601. */
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/**
- * An API token as its owner sees it (never the token itself: it is shown once, at creation).
- * `hint`: its last 4 characters. `status`: `revoked` once the owner's password changed or was
- * reset or the owner was disabled (app/auth/api_tokens.ts).
- */
-export const apiToken = shape({
-  id: s.integer(),
-  name: s.string(),
-  hint: s.string(),
-  permissions: s.array(s.string()),
-  status: computed(s.enum(['active', 'expired', 'revoked'])),
-  createdAt: computed(s.dateTime()),
-  expiresAt: computed(s.dateTime()),
-  lastUsedAt: computed(s.nullable(s.dateTime())),
-  lastUsedIp: s.nullable(s.string()),
-})
 /** Response contract (OpenAPI): one of the caller's API tokens. */
 export const ownApiTokenSchema = named('OwnApiToken', apiToken.schema)
 

@@ -1,17 +1,8 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
-import { computed, named, s, shape } from '#openapi/schema'
+import { named } from '#openapi/schema'
+import { ownDevice } from '#resources/devices'
 import type { OwnDevice } from '#auth/device_tokens'
 
-const ownDevice = shape({
-  id: s.string(),
-  current: computed(s.boolean()),
-  createdAt: s.dateTime(),
-  lastUsedAt: s.dateTime(),
-  expiresAt: s.dateTime(),
-  ip: s.nullable(s.string({ description: 'Address of the last sign-in with it' })),
-  userAgent: s.nullable(s.string()),
-  remembersSecondFactor: s.boolean(),
-})
 /** Response contract (OpenAPI): one of the caller's remembered devices. */
 export const ownDeviceSchema = named('OwnDevice', ownDevice.schema)
 

@@ -1,18 +1,10 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type Notice from '#models/notice'
-import { NOTICE_LEVELS } from '#models/notice'
-import { computed, named, s, shape } from '#openapi/schema'
+import { named, s } from '#openapi/schema'
+import { ownNotice } from '#resources/notices'
 import { renderNotice } from '#services/notice_markdown'
 
-const ownNotice = shape({
-  id: s.integer(),
-  title: s.string(),
-  bodyHtml: computed(s.string()),
-  level: s.enum(NOTICE_LEVELS),
-  publishedAt: s.nullable(s.dateTime()),
-  read: computed(s.boolean()),
-})
-/** A published notice as its reader sees it: the rendered body, whether they have read it. */
+/** Response contract (OpenAPI): a published notice as its reader sees it. */
 export const ownNoticeSchema = named('OwnNotice', ownNotice.schema)
 export const ownNoticesSchema = named(
   'OwnNotices',

@@ -1,15 +1,9 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type AdminSession from '#models/admin_session'
-import { computed, named, s, shape } from '#openapi/schema'
-import { sessionTimes, timesOf } from '#transformers/admin/session_transformer'
+import { named } from '#openapi/schema'
+import { ownSession } from '#resources/sessions'
+import { timesOf } from '#transformers/admin/session_transformer'
 
-const ownSession = shape({
-  id: s.string(),
-  current: computed(s.boolean()),
-  ip: s.string(),
-  userAgent: s.string(),
-  ...sessionTimes,
-})
 /** Response contract (OpenAPI): one of the caller's sessions. */
 export const ownSessionSchema = named('OwnSession', ownSession.schema)
 

@@ -1,9 +1,7 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
-import { PARAM_TYPES, type ParamType } from '#models/param'
+import { PARAM_TYPES } from '#models/param'
 import { named, s } from '#openapi/schema'
-
-/** A public parameter: its key, type and value typed (a number, a boolean, any JSON, a string). */
-export type PublicParam = { key: string; type: ParamType; value: unknown }
+import type { PublicParam } from '#resources/params'
 
 export const publicParamSchema = named(
   'PublicParam',

@@ -10,7 +10,7 @@ import {
   pageFields,
   sortField,
 } from '#validators/admin/common'
-import { articleSort } from '#transformers/admin/article_transformer'
+import { articleSort } from '#resources/articles'
 
 /**
  * Request shapes of /api/admin/articles. `status`, `publishedAt` and `authorId` are not accepted

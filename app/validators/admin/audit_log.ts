@@ -6,7 +6,7 @@ import {
   pageFields,
   sortField,
 } from '#validators/admin/common'
-import { auditLogSort } from '#transformers/admin/audit_log_transformer'
+import { auditLogSort } from '#resources/audit_logs'
 
 /**
  * GET /api/admin/audit-logs and its export. `actorId`, `tokenId`, `permission`,

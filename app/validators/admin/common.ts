@@ -40,14 +40,17 @@ export const optionalText = (max: number) =>
     .optional()
     .transform((value) => (value === '' ? undefined : value))
 
-/** Optional nullable text: "" and null both clear the column; `rule` checks a non-empty value. */
+/**
+ * Optional nullable text: "" and null both clear the column; `rule` checks a non-empty value. Left
+ * out, it stays undefined (the transform sees given values only), as its type says.
+ */
 export const nullableText = (max: number, rule?: Validation<any>) => {
   const text = vine.string().trim().maxLength(max)
   if (rule) text.use(rule)
   return text
     .nullable()
     .optional()
-    .transform((value) => (value === '' ? null : value))
+    .transform((value): string | null | undefined => (value === '' ? null : value))
 }
 
 /*

@@ -7,7 +7,7 @@ import {
   sortField,
   statusField,
 } from '#validators/admin/common'
-import { deptSort } from '#transformers/admin/dept_transformer'
+import { deptSort } from '#resources/depts'
 
 /**
  * Request shapes of /api/admin/depts. The tree rules (no cycle, the parent exists, who may move

@@ -7,7 +7,7 @@ import {
   sortField,
   statusField,
 } from '#validators/admin/common'
-import { dictItemSort, dictTypeSort } from '#transformers/admin/dict_transformer'
+import { dictItemSort, dictTypeSort } from '#resources/dicts'
 
 /**
  * Request shapes of /api/admin/dicts (types) and /api/admin/dicts/:code/items. A type's code is

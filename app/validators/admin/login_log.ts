@@ -1,7 +1,7 @@
 import vine from '@vinejs/vine'
 import { LOGIN_OUTCOMES } from '#models/login_log'
 import { exportFields, optionalText, pageFields, sortField } from '#validators/admin/common'
-import { loginLogSort } from '#transformers/admin/login_log_transformer'
+import { loginLogSort } from '#resources/login_logs'
 
 /**
  * GET /api/admin/login-logs and its export. `account` and `ip` match exactly (an index lookup,

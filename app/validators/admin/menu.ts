@@ -12,7 +12,7 @@ import {
   sortField,
   statusField,
 } from '#validators/admin/common'
-import { menuSort } from '#transformers/admin/menu_transformer'
+import { menuSort } from '#resources/menus'
 
 /**
  * Request shapes of /api/admin/menus. These check each field alone; the rules that depend on the

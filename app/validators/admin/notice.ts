@@ -2,7 +2,7 @@ import vine from '@vinejs/vine'
 import { NOTICE_LEVELS, NOTICE_STATUSES } from '#models/notice'
 import { optionalText, pageFields, plainText, sortField } from '#validators/admin/common'
 import { dateTimeField } from '#validators/admin/article'
-import { noticeSort } from '#transformers/admin/notice_transformer'
+import { noticeSort } from '#resources/notices'
 
 /**
  * Request shapes of /api/admin/notices. The body is Markdown source (raw HTML in it is shown as

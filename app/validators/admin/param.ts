@@ -1,7 +1,7 @@
 import vine from '@vinejs/vine'
 import { PARAM_TYPES } from '#models/param'
 import { nullableText, optionalText, pageFields, sortField } from '#validators/admin/common'
-import { paramSort } from '#transformers/admin/param_transformer'
+import { paramSort } from '#resources/params'
 
 /**
  * Request shapes of /api/admin/params. `value` is text here; whether it fits `type` is the param

@@ -8,7 +8,7 @@ import {
   sortField,
   statusField,
 } from '#validators/admin/common'
-import { roleSort } from '#transformers/admin/role_transformer'
+import { roleSort } from '#resources/roles'
 
 /**
  * Request shapes of /api/admin/roles. `isSystem` is not accepted from a body (VineJS drops it):

@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import { optionalText, pageFields, sortField } from '#validators/admin/common'
-import { sessionSort } from '#transformers/admin/session_transformer'
+import { sessionSort } from '#resources/sessions'
 
 /** GET /api/admin/sessions: live sessions, optionally of accounts matching `account`. */
 export const listSessionsValidator = vine.create({

@@ -1,5 +1,4 @@
 import vine from '@vinejs/vine'
-import { PASSWORD_MAX } from '#services/password_policy'
 import {
   idField,
   idListField,
@@ -9,7 +8,7 @@ import {
   sortField,
   statusField,
 } from '#validators/admin/common'
-import { userSort } from '#transformers/admin/user_transformer'
+import { PASSWORD_MAX, userSort } from '#resources/users'
 
 /**
  * Request shapes of /api/admin/users. Only the fields listed here reach the services: VineJS
@@ -34,7 +33,8 @@ export const email = () =>
     .email()
     .nullable()
     .optional()
-    .transform((value) => value || null)
+    // Typed with undefined: a field left out stays out (the transform sees given values only).
+    .transform((value): string | null | undefined => value || null)
 
 // Bounded before hashing so a huge body is not hashed; the policy gives the precise message.
 const password = () => vine.string().minLength(1).maxLength(PASSWORD_MAX)

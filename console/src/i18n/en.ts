@@ -206,6 +206,8 @@ export const en = {
         device_link_sent: 'device link sent',
         password_reset: 'password reset',
         device_enrolled: 'browser trusted',
+        passkey_failed: 'passkey refused',
+        passkey_counter_regressed: 'passkey copy suspected',
       } satisfies Each<Schemas['LoginLog']['outcome']>,
       audit_outcome: { succeeded: 'succeeded', refused: 'refused' },
       token_status: {
@@ -288,6 +290,23 @@ export const en = {
       disable_code: 'Code or recovery code',
       disable: 'Turn off',
       disabled: 'Second factor turned off',
+    },
+    passkeys: {
+      title: 'Passkeys',
+      intro:
+        'A passkey (this computer, a phone or a security key) is a second factor no one can phish, and it lets you in while the account is locked against password guessing.',
+      none: 'No passkey yet.',
+      name: 'Name',
+      name_help: 'Where the passkey lives, e.g. "Work laptop"',
+      created: 'Added',
+      last_used: 'Last used',
+      never: 'Never',
+      add: 'Add a passkey',
+      added: 'Passkey added',
+      remove: 'Remove',
+      remove_title: 'Remove the passkey "%{name}"? Confirm with your password.',
+      removed: 'Passkey removed',
+      unsupported: 'This browser cannot use passkeys here: they need https (or localhost).',
     },
     own_tokens: {
       intro:

@@ -10,6 +10,7 @@ const en = {
   signIn: 'Sign in',
   account: 'Account',
   password: 'Password',
+  passkeyOffer: 'Sign in with a passkey (and the password)',
   captcha: {
     idle: 'Enter your account to load the puzzle',
     working: 'Preparing the puzzle…',
@@ -33,6 +34,8 @@ const en = {
     submit: 'Verify',
     restart: 'Start again',
     expired: 'This sign-in has expired or too many codes were wrong: sign in again.',
+    passkeyHelp: 'Confirm with one of your passkeys.',
+    usePasskey: 'Use a passkey',
   },
   mail: {
     forgot: 'Forgot password?',
@@ -67,6 +70,7 @@ const zh: LoginText = {
   signIn: '登录',
   account: '账号',
   password: '密码',
+  passkeyOffer: '使用通行密钥（和密码）登录',
   captcha: {
     idle: '输入账号后加载拼图',
     working: '正在准备拼图…',
@@ -90,6 +94,8 @@ const zh: LoginText = {
     submit: '验证',
     restart: '重新开始',
     expired: '本次登录已过期或错误次数过多，请重新登录。',
+    passkeyHelp: '请用您的一个通行密钥确认。',
+    usePasskey: '使用通行密钥',
   },
   mail: {
     forgot: '忘记密码？',

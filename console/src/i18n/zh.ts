@@ -368,6 +368,8 @@ const app: Complete<Pick<typeof en, 'app' | 'resources'>> = {
         device_link_sent: '已发送设备链接',
         password_reset: '密码已重置',
         device_enrolled: '浏览器已受信任',
+        passkey_failed: '通行密钥被拒绝',
+        passkey_counter_regressed: '疑似通行密钥副本',
       },
       audit_outcome: { succeeded: '成功', refused: '被拒绝' },
       token_status: { active: '有效', expired: '已过期', revoked: '已撤销' },
@@ -443,6 +445,23 @@ const app: Complete<Pick<typeof en, 'app' | 'resources'>> = {
       disable_code: '验证码或恢复码',
       disable: '关闭',
       disabled: '双重验证已关闭',
+    },
+    passkeys: {
+      title: '通行密钥',
+      intro:
+        '通行密钥（本机、手机或安全密钥）是无法被钓鱼的第二因素；账号因密码猜测被锁定时，也能用它登录。',
+      none: '还没有通行密钥。',
+      name: '名称',
+      name_help: '通行密钥所在的设备，例如“工作笔记本”',
+      created: '添加时间',
+      last_used: '最近使用',
+      never: '从未使用',
+      add: '添加通行密钥',
+      added: '通行密钥已添加',
+      remove: '删除',
+      remove_title: '删除通行密钥“%{name}”？请输入密码确认。',
+      removed: '通行密钥已删除',
+      unsupported: '此浏览器在这里无法使用通行密钥：需要 https（或 localhost）。',
     },
     own_tokens: {
       intro:

@@ -15,6 +15,7 @@ import { Alert, Box, Card, CardContent, Chip, Typography } from '@mui/material'
 import { api } from '../../api'
 import type { Me } from '../../authProvider'
 import { AccountPage, ShownOnce, useAccountChanged } from './common'
+import { PasskeysCard } from './PasskeysCard'
 
 type Setup = { secret: string; otpauthUrl: string; qrCode: string }
 
@@ -79,7 +80,7 @@ export function SecondFactorPage() {
 
   return (
     <AccountPage>
-      <Card>
+      <Card data-testid="totp">
         <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
             <Typography variant="h6">{translate('app.second_factor.title')}</Typography>
@@ -183,6 +184,7 @@ export function SecondFactorPage() {
           )}
         </CardContent>
       </Card>
+      {!recoveryCodes && <PasskeysCard />}
     </AccountPage>
   )
 }

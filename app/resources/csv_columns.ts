@@ -1,7 +1,7 @@
 /**
- * The columns of a resource's CSV export, declared beside its shape (app/openapi/schema.ts
- * `shape`): the shape's fields in order, less those left out, with `format` for a field whose
- * value is no scalar. The values come from the resource's transformer (what the list shows), so
+ * The columns of a resource's CSV export, declared beside its shape (app/resources/<name>.ts):
+ * the shape's fields in order, less those left out, with `format` for a field whose value is no
+ * scalar. The values come from the resource's transformer (what the list shows), so
  * a column can only be a field the API already shows: never a digest, a secret or a token.
  */
 export function csvColumns<P extends Record<string, unknown>, O extends keyof P & string = never>(

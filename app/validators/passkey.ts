@@ -1,0 +1,91 @@
+import vine from '@vinejs/vine'
+import { PASSWORD_MAX } from '#resources/users'
+
+/**
+ * Passkeys (app/auth/passkeys.ts). The WebAuthn responses are checked for shape and size here
+ * (what @simplewebauthn/browser's startRegistration / startAuthentication return, as JSON);
+ * their content (CBOR, origin, challenge, signature) is the library's to judge: 400
+ * E_PASSKEY_INVALID.
+ */
+
+/** base64url of at most `max` characters (a credential id is at most 1023 bytes). */
+const base64url = (max: number) =>
+  vine
+    .string()
+    .minLength(1)
+    .maxLength(max)
+    .regex(/^[A-Za-z0-9_-]+$/)
+
+const credentialId = () => base64url(1400)
+const password = () => vine.string().minLength(1).maxLength(PASSWORD_MAX)
+const extensionResults = () => vine.object({}).allowUnknownProperties().optional()
+const attachment = () => vine.enum(['platform', 'cross-platform'] as const).optional()
+
+/** A registration response (navigator.credentials.create, as JSON). */
+const registrationResponse = () =>
+  vine.object({
+    id: credentialId(),
+    rawId: credentialId(),
+    type: vine.enum(['public-key'] as const),
+    response: vine.object({
+      clientDataJSON: base64url(4096),
+      attestationObject: base64url(65_536),
+      authenticatorData: base64url(65_536).optional(),
+      transports: vine.array(vine.string().maxLength(32)).maxLength(10).optional(),
+      publicKeyAlgorithm: vine.number().withoutDecimals().optional(),
+      publicKey: base64url(4096).optional(),
+    }),
+    authenticatorAttachment: attachment(),
+    clientExtensionResults: extensionResults(),
+  })
+
+/** An authentication response (navigator.credentials.get, as JSON). */
+export const assertionResponse = () =>
+  vine.object({
+    id: credentialId(),
+    rawId: credentialId(),
+    type: vine.enum(['public-key'] as const),
+    response: vine.object({
+      clientDataJSON: base64url(4096),
+      authenticatorData: base64url(4096),
+      signature: base64url(1024),
+      userHandle: base64url(128).optional(),
+    }),
+    authenticatorAttachment: attachment(),
+    clientExtensionResults: extensionResults(),
+  })
+
+const mfaToken = () =>
+  vine
+    .string()
+    .maxLength(128)
+    .regex(/^[A-Za-z0-9_-]+$/)
+
+/** POST /api/auth/passkeys/options, DELETE /api/auth/passkeys/:id: the password. */
+export const passkeyPasswordValidator = vine.create({ password: password() })
+
+/** POST /api/auth/passkeys: a name for the passkey and the authenticator's response. */
+export const registerPasskeyValidator = vine.create({
+  name: vine.string().trim().minLength(1).maxLength(64),
+  response: registrationResponse(),
+})
+
+/**
+ * POST /api/auth/login/passkey/options: an mfaToken (second step), or an account and a captcha
+ * credential (through the ceiling).
+ */
+export const passkeyLoginOptionsValidator = vine.create({
+  mfaToken: mfaToken().optional().requiredIfMissing('account'),
+  account: vine.string().trim().minLength(1).maxLength(64).optional(),
+  // Missing, like unknown: 400 E_CAPTCHA_TOKEN_INVALID (as at login).
+  captchaToken: vine.string().maxLength(256).optional(),
+})
+
+/** POST /api/auth/login/passkey: the mfaToken of the password step and an assertion. */
+export const passkeyLoginValidator = vine.create({
+  mfaToken: mfaToken(),
+  response: assertionResponse(),
+  deviceToken: vine.string().maxLength(128).optional(),
+  /** Skip the second step on this device from now on (until its device token ends). */
+  rememberDevice: vine.boolean({ strict: true }).optional(),
+})

@@ -431,7 +431,10 @@ test.group('Console in Chromium', (group) => {
     await page.getByRole('option', { name: 'news' }).click()
     await page.locator('textarea[name="content"]').fill('Not allowed any more.')
     await page.getByRole('button', { name: 'Save' }).click()
-    await page.getByText('You do not have permission to do this.').waitFor()
+    // The server's message, once (console/src/i18n/errors.ts errorMessage).
+    await page
+      .getByText('You do not have permission to perform this action', { exact: true })
+      .waitFor()
     await page.screenshot({ path: `${SHOTS}/editor-forbidden.png` })
     assert.isNull(await db.from('articles').where('title', 'Refused').first())
 
@@ -935,7 +938,7 @@ test.group('Console in Chromium', (group) => {
     await page.locator('input[name="account"]').fill(ADMIN_ACCOUNT)
     await page
       .locator('[data-testid="captcha-error"]', {
-        hasText: "This browser's sign-in key was also used elsewhere",
+        hasText: 'every device of the account was signed out',
       })
       .waitFor({ timeout: 30_000 })
     await page.screenshot({ path: `${SHOTS}/device-token-reused.png` })

@@ -103,6 +103,20 @@ test.group('Languages: error and validation messages', (group) => {
     assert.equal(families[4].en.message, 'The account field must be defined')
   })
 
+  test('public validators and field names: the /api/articles 422 in Chinese', async ({
+    client,
+    assert,
+  }) => {
+    const family = await inBoth(assert, (l) =>
+      client.get('/api/articles').qs({ pageSize: 100000 }).headers(language(l))
+    )
+    assert.equal(family.code, 'E_VALIDATION_ERROR')
+    assert.equal(family.zh.field, 'pageSize')
+    // The field's name is translated inside the message too (validator.json `fields`).
+    assert.include(family.zh.message, '每页条数')
+    assert.notInclude(family.zh.message, 'pageSize')
+  })
+
   test('429: refused logins in both languages, Retry-After kept', async ({ client, assert }) => {
     await createAdmin('hammered')
     const wrong = async (l: string) =>
@@ -176,7 +190,20 @@ test.group('Languages: error and validation messages', (group) => {
     for (const file of ['errors.json', 'validator.json']) {
       const read = (locale: string) =>
         JSON.parse(readFileSync(app.languageFilesPath(locale, file), 'utf8'))
-      assert.sameMembers(keys(read('zh-CN')), keys(read('en')), file)
+      // Field names (`shared.fields`) exist in Chinese only: in English a field is named by its key.
+      const messages = (locale: string) =>
+        keys(read(locale)).filter((key) => !key.startsWith('shared.fields.'))
+      assert.sameMembers(messages('zh-CN'), messages('en'), file)
     }
+  })
+
+  test('every field named in Chinese is a field of the API document', async ({
+    client,
+    assert,
+  }) => {
+    const document = (await client.get('/api/openapi.json')).body()
+    const text = JSON.stringify(document)
+    const zh = JSON.parse(readFileSync(app.languageFilesPath('zh-CN', 'validator.json'), 'utf8'))
+    for (const field of Object.keys(zh.shared.fields)) assert.include(text, `"${field}"`, field)
   })
 })

@@ -46,7 +46,8 @@ export default class ArticlesController {
   constructor(protected articles: ArticleQueryService) {}
 
   async index({ request, response }: HttpContext) {
-    const filters = await listArticlesValidator.validate(request.qs())
+    // validateUsing: its messages come in the caller's language (start/kernel.ts).
+    const filters = await request.validateUsing(listArticlesValidator, { data: request.qs() })
     // The client address: a keyword search holds at most its share of the search gate.
     const page = await this.articles.list(filters, request.ip())
     response.header('Last-Modified', page.lastModified.toUTCString())
@@ -68,7 +69,9 @@ export default class ArticlesController {
   }
 
   async show({ request, response }: HttpContext) {
-    const { slug } = await showArticleValidator.validate({ slug: request.param('slug') })
+    const { slug } = await request.validateUsing(showArticleValidator, {
+      data: { slug: request.param('slug') },
+    })
     const article = await this.articles.findBySlug(slug)
     // Unknown, draft, archived and scheduled all answer the same: nothing tells them apart.
     if (!article) throw notFound('articleNotFound')

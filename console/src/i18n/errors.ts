@@ -83,19 +83,13 @@ export const REQUEST_FAILED: Record<Locale, string> = {
   zh: '请求失败（%{status}）',
 }
 
-const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '')
-
 /**
- * The message shown for an API error: the code's text in the console's language, followed by
- * the server's own message when it says more (which rule refused, which value conflicts).
+ * The message shown for an API error: the server's own, once. api.ts asks for it in the
+ * console's language (Accept-Language), and it names the rule or the value that refused. The
+ * code's text here is only the fallback for an answer without a message (a proxy's page, say).
  */
 export function errorMessage(code: string | undefined, status: number, server?: string) {
-  const texts = ERRORS[currentLocale()] as Record<string, string>
-  const text = code ? texts[code] : undefined
-  if (!text) {
-    return server ?? REQUEST_FAILED[currentLocale()].replace('%{status}', String(status))
-  }
-  const generic = (ERRORS.en as Record<string, string>)[code!]
-  const saysMore = server && plain(server) !== plain(generic) && status !== 401
-  return saysMore ? `${text} (${server})` : text
+  if (server) return server
+  const text = code ? (ERRORS[currentLocale()] as Record<string, string>)[code] : undefined
+  return text ?? REQUEST_FAILED[currentLocale()].replace('%{status}', String(status))
 }

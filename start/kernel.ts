@@ -3,7 +3,8 @@
 */
 import router from '@adonisjs/core/services/router'
 import server from '@adonisjs/core/services/server'
-import { RequestValidator } from '@adonisjs/core/http'
+import { HttpRequest, RequestValidator } from '@adonisjs/core/http'
+import { bodyShapeError } from '#core/body_shape'
 import { i18nOf } from '#exceptions/messages'
 import env from '#start/env'
 import { corsOrigins } from '#config/cors'
@@ -12,6 +13,18 @@ server.errorHandler(() => import('#exceptions/handler'))
 
 /** Validation messages in the caller's language (resources/lang/<locale>/validator.json). */
 RequestValidator.messagesProvider = (ctx) => i18nOf(ctx).createMessagesProvider()
+
+/**
+ * `request.validateUsing` holds the body to the shape its validator declares first (unknown
+ * keys, null, a non-object body: app/core/body_shape.ts). It runs where the action validates,
+ * after authentication, so a caller without a token still gets its 401. A validation of given
+ * `data` (a query string, a param) is left as VineJS does it.
+ */
+HttpRequest.macro('validateUsing', function (this: HttpRequest, validator: any, options?: any) {
+  const error = options?.data ? null : bodyShapeError(validator, this.body())
+  if (error) return Promise.reject(error)
+  return new RequestValidator(this.ctx!).validateUsing(validator, options)
+} as any)
 
 /**
  * Run on every request, even when no route matches (so a 404 is logged too). Each middleware here

@@ -56,13 +56,14 @@ test.group('Admin roles: list, show, create, update, delete', (group) => {
         ['DELETE', `/api/admin/roles/${id}`],
         ['PUT', `/api/admin/roles/${id}/menus`],
       ]) {
-        const missing = await client.request(url, method).json({ menuIds: [] }).loginAs(admin)
+        const body = url.endsWith('/menus') ? { menuIds: [] } : {}
+        const missing = await client.request(url, method).json(body).loginAs(admin)
         assert.equal(missing.status(), 404, `${method} ${url}`)
       }
     }
   })
 
-  test('create: 201, menus with their ancestors, isSystem forced false', async ({
+  test('create: 201, menus with their ancestors, isSystem false (and refused in the body)', async ({
     client,
     assert,
   }) => {
@@ -75,7 +76,6 @@ test.group('Admin roles: list, show, create, update, delete', (group) => {
         sort: 4,
         remark: 'Writes articles',
         menuIds: [create.id],
-        isSystem: true,
       })
       .loginAs(await seededAdmin())
     response.assertStatus(201)
@@ -88,6 +88,12 @@ test.group('Admin roles: list, show, create, update, delete', (group) => {
       isSystem: false,
     })
     assert.deepEqual(response.body().data.menuIds, await chainOf(create))
+    const forced = await client
+      .post('/api/admin/roles')
+      .json({ code: 'forced', name: 'Forced', isSystem: true })
+      .loginAs(await seededAdmin())
+    forced.assertStatus(422)
+    assert.equal(forced.body().errors[0].field, 'isSystem')
   })
 
   test('create: a taken code is 409', async ({ client, assert }) => {

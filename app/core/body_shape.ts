@@ -28,10 +28,16 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The first departure of `value` from `schema`, as the error to throw, or null. */
-export function shapeError(schema: JsonSchema, value: unknown, path = '', depth = 0): FieldError | null {
+export function shapeError(
+  schema: JsonSchema,
+  value: unknown,
+  path = '',
+  depth = 0
+): FieldError | null {
   if (depth > 32) return null
   const field = path || 'input'
-  if (value === null) return allowsNull(schema) ? null : new FieldError(field, 'notNullable', 'nullable', { field })
+  if (value === null)
+    return allowsNull(schema) ? null : new FieldError(field, 'notNullable', 'nullable', { field })
   if (schema.properties) {
     if (!isObject(value)) return path ? null : new FieldError(field, 'bodyNotObject', 'object')
     for (const [key, child] of Object.entries(value)) {

@@ -111,10 +111,7 @@ test.group('Contract suite: every operation of the document', (group) => {
     assert.deepEqual(wrong, [])
   })
 
-  test('a numeric path id past int4 -> 404, never a database error', async ({
-    client,
-    assert,
-  }) => {
+  test('a numeric path id past int4 -> 404, never a database error', async ({ client, assert }) => {
     const admin = await seededAdmin()
     const withIds = (await operations()).filter((operation) => operation.numericIds.length > 0)
     assert.isAbove(withIds.length, 20)

@@ -99,6 +99,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   CAPTCHA_POW_BLOCK_SIZE: Env.schema.number.optional(),
   HASH_CONCURRENCY: Env.schema.number.optional(),
   HASH_QUEUE_MAX: Env.schema.number.optional(),
+  /* Test runs only (NODE_ENV=test): argon2id memory in KiB for account passwords (config/hash.ts). */
+  TEST_ARGON2_MEMORY_KIB: Env.schema.number.optional(),
   /* Who must enrol a second factor (TOTP) before anything else: none | super_admin | all */
   AUTH_REQUIRE_2FA: Env.schema.enum.optional(['none', 'super_admin', 'all'] as const),
   /*

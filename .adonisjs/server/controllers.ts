@@ -5,6 +5,7 @@
 
 export const controllers = {
   admin: {
+    Access: () => import('#controllers/admin/access_controller'),
     ApiTokens: () => import('#controllers/admin/api_tokens_controller'),
     Articles: () => import('#controllers/admin/articles_controller'),
     AuditLogs: () => import('#controllers/admin/audit_logs_controller'),

@@ -114,6 +114,10 @@ export type ScannedRoutes = {
     'admin.login_logs.export': { paramsTuple?: []; params?: {} }
     'admin.audit_logs.index': { paramsTuple?: []; params?: {} }
     'admin.audit_logs.export': { paramsTuple?: []; params?: {} }
+    'admin.access.user': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.access.code': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
+    'admin.access.changes': { paramsTuple?: []; params?: {} }
+    'admin.access.export': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
     'public.params.show': { paramsTuple: [ParamValue]; params: {'key': ParamValue} }
@@ -165,6 +169,10 @@ export type ScannedRoutes = {
     'admin.login_logs.export': { paramsTuple?: []; params?: {} }
     'admin.audit_logs.index': { paramsTuple?: []; params?: {} }
     'admin.audit_logs.export': { paramsTuple?: []; params?: {} }
+    'admin.access.user': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.access.code': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
+    'admin.access.changes': { paramsTuple?: []; params?: {} }
+    'admin.access.export': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
     'public.params.show': { paramsTuple: [ParamValue]; params: {'key': ParamValue} }
@@ -216,6 +224,10 @@ export type ScannedRoutes = {
     'admin.login_logs.export': { paramsTuple?: []; params?: {} }
     'admin.audit_logs.index': { paramsTuple?: []; params?: {} }
     'admin.audit_logs.export': { paramsTuple?: []; params?: {} }
+    'admin.access.user': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'admin.access.code': { paramsTuple: [ParamValue]; params: {'code': ParamValue} }
+    'admin.access.changes': { paramsTuple?: []; params?: {} }
+    'admin.access.export': { paramsTuple?: []; params?: {} }
     'public.articles.index': { paramsTuple?: []; params?: {} }
     'public.articles.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
     'public.params.show': { paramsTuple: [ParamValue]; params: {'key': ParamValue} }

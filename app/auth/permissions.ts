@@ -76,6 +76,9 @@ export const PERMISSIONS = {
     list: 'monitor:audit-log:list',
     export: 'monitor:audit-log:export',
   },
+  access: {
+    list: 'monitor:access:list',
+  },
 } as const
 
 type Leaves<T> = T extends string ? T : { [K in keyof T]: Leaves<T[K]> }[keyof T]
@@ -133,7 +136,7 @@ function buttons(group: Record<string, string>): MenuSeed[] {
 
 /**
  * The base menu tree: System -> Users, Roles, Menus, Departments, Dictionaries, Parameters, Notices; Content -> Articles; Monitor -> Online
- * administrators, Login log, Audit log, API tokens; each page with a button node per permission code.
+ * administrators, Login log, Audit log, API tokens, Access review; each page with a button node per permission code.
  */
 export const BASE_MENU_TREE: MenuSeed[] = [
   {
@@ -268,6 +271,15 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         icon: 'key',
         sort: 4,
         children: buttons(PERMISSIONS.token),
+      },
+      {
+        name: 'Access review',
+        type: 'menu',
+        path: 'access',
+        component: 'monitor/access/index',
+        icon: 'eye-open',
+        sort: 5,
+        children: buttons(PERMISSIONS.access),
       },
     ],
   },

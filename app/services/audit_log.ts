@@ -102,7 +102,8 @@ export function declaredPermission(ctx: HttpContext): string | null {
 /** What an admin route's first path segment names: `/api/admin/users/:id/roles` -> `user`. */
 export function targetTypeOf(ctx: HttpContext): string {
   const segment = (ctx.route?.pattern ?? '').split('/')[3] ?? 'unknown'
-  return segment.replace(/-/g, '_').replace(/s$/, '')
+  // `access` stays itself: only a plural's one trailing s goes.
+  return segment.replace(/-/g, '_').replace(/([^s])s$/, '$1')
 }
 
 /**

@@ -36,8 +36,21 @@ async function requirePermissionDeclaration(ctx: HttpContext, next: NextFn) {
   return next()
 }
 
-const { user, role, menu, dept, dict, param, notice, article, session, token, loginLog, auditLog } =
-  PERMISSIONS
+const {
+  user,
+  role,
+  menu,
+  dept,
+  dict,
+  param,
+  notice,
+  article,
+  session,
+  token,
+  loginLog,
+  auditLog,
+  access,
+} = PERMISSIONS
 const {
   Users,
   Roles,
@@ -51,7 +64,11 @@ const {
   ApiTokens,
   LoginLogs,
   AuditLogs,
+  Access,
 } = controllers.admin
+
+/** Permission codes in paths (app/auth/permissions.ts; an unknown one is a 404). */
+const PERMISSION_CODE = { match: /^[a-z][a-z0-9:-]{0,99}$/ }
 
 /** Dictionary codes in paths (app/validators/admin/dict.ts). */
 const DICT_CODE = { match: /^[a-z][a-z0-9_]{0,63}$/ }
@@ -154,6 +171,13 @@ router
     router.get('login-logs/export', [LoginLogs, 'export']).use(middleware.can(loginLog.export))
     router.get('audit-logs', [AuditLogs, 'index']).use(middleware.can(auditLog.list))
     router.get('audit-logs/export', [AuditLogs, 'export']).use(middleware.can(auditLog.export))
+    router.get('access/users/:id', [Access, 'user']).use(middleware.can(access.list))
+    router
+      .get('access/codes/:code', [Access, 'code'])
+      .where('code', PERMISSION_CODE)
+      .use(middleware.can(access.list))
+    router.get('access/changes', [Access, 'changes']).use(middleware.can(access.list))
+    router.get('access/export', [Access, 'export']).use(middleware.can(access.list))
   })
   .prefix(ADMIN_PREFIX)
   .as('admin')

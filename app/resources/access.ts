@@ -1,15 +1,16 @@
-import { type Infer, named, s, shape } from '#openapi/schema'
+import { type Infer, named, s, shape, sortable } from '#openapi/schema'
 
 /*
 | Access review (app/services/admin/access_review.ts, docs/admin-modules.md "Access review").
 */
 
-const account = s.object({
+const accountFields = {
   id: s.integer(),
   account: s.string(),
   nickname: s.string(),
   status: s.enum(['enabled', 'disabled']),
-})
+}
+const account = s.object(accountFields)
 
 /** A role granting a code. */
 const roleRef = s.object({ id: s.integer(), code: s.string(), name: s.string() })
@@ -55,12 +56,14 @@ export const accessUserSchema = named('AccessUser', accessUser.schema)
 
 /** A row of GET /api/admin/access/codes/:code: an account holding it, through which roles. */
 export const accessHolder = shape({
-  user: account,
+  ...accountFields,
   roles: s.array(roleRef),
   /** Its live tokens whose effective codes include the code. */
   tokens: s.array(s.object(tokenRef)),
 })
 export const accessHolderSchema = named('AccessHolder', accessHolder.schema)
+/** What `sort` accepts on the holders (default: by id). */
+export const accessHolderSort = sortable(accessHolder, ['id', 'account'])
 
 /** A role or menu named by an audit row: names as they are now (null once deleted). */
 const changedRole = s.object({
@@ -106,6 +109,8 @@ export const accessChange = shape({
   status: s.nullable(s.object({ before: s.string(), after: s.string() })),
 })
 export const accessChangeSchema = named('AccessChange', accessChange.schema)
+/** What `sort` accepts on the changes (default: newest first). */
+export const accessChangeSort = sortable(accessChange, ['id', 'createdAt'])
 
 export type AccessRef = Infer<typeof roleRef>
 export type AccessGrant = Infer<typeof grant>

@@ -27,8 +27,11 @@ async function documentedLists() {
     })
     .map(([path, operations]) => {
       const sort = operations.get.parameters.find((p: { name: string }) => p.name === 'sort')
-      // A nested list (a dictionary's items) on a seeded parent.
-      const concrete = path.replace('{code}', 'sys_user_status')
+      // A nested list (a dictionary's items) on a seeded parent; the holders of a permission code.
+      const concrete = path.replace(
+        '{code}',
+        path.startsWith('/api/admin/access/') ? userCodes.list : 'sys_user_status'
+      )
       return { path: concrete, values: (sort?.schema?.enum ?? []) as string[] }
     })
 }

@@ -46,8 +46,21 @@ type Row = {
   holds?: (f: Fixtures) => number[]
 }
 
-const { user, role, menu, dept, dict, param, notice, article, session, token, loginLog, auditLog } =
-  PERMISSIONS
+const {
+  user,
+  role,
+  menu,
+  dept,
+  dict,
+  param,
+  notice,
+  article,
+  session,
+  token,
+  loginLog,
+  auditLog,
+  access,
+} = PERMISSIONS
 
 /** A multipart upload instead of a JSON body (the user import). */
 const UPLOAD = Symbol('upload')
@@ -167,6 +180,10 @@ const CELLS: Cells[] = [
   ['GET', '/login-logs/export?format=csv', loginLog.export, 200],
   ['GET', '/audit-logs', auditLog.list, 200],
   ['GET', '/audit-logs/export?format=csv', auditLog.export, 200],
+  ['GET', '/access/users/:target', access.list, 200],
+  ['GET', '/access/codes/:permCode', access.list, 200],
+  ['GET', '/access/changes?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z', access.list, 200],
+  ['GET', '/access/export?format=csv', access.list, 200],
 ]
 const ROUTES: Row[] = CELLS.map(([method, pattern, code, status, body, holds]) => {
   return { method, pattern, code, status, body, holds }
@@ -176,6 +193,7 @@ const ROUTES: Row[] = CELLS.map(([method, pattern, code, status, body, holds]) =
 const routePattern = (row: Row) =>
   `${ADMIN_PREFIX}${row.pattern
     .replace(':dictCode', ':code')
+    .replace(':permCode', ':code')
     .replace(/:[a-zA-Z]+/g, (name) => (name === ':code' ? name : ':id'))
     .replace(/\?.*$/, '')}`
 
@@ -248,6 +266,7 @@ function send(client: ApiClient, row: Row, f: Fixtures) {
     .replace(':session', f.session)
     .replace(':token', String(f.apiToken))
     .replace(':dictCode', f.dict.code)
+    .replace(':permCode', user.list)
     .replace(':dictItem', String(f.dictItem.id))
     .replace(':dict', String(f.dict.id))
     .replace(':param', String(f.param.id))

@@ -35,7 +35,7 @@ export default class AccessController {
       summary: 'Grants and revocations in a period, from the audit log',
       description:
         "A user's roles, a role's menus, data scope and status, a role's deletion; newest first. " +
-        '`from` inclusive, `to` exclusive, at most 366 days apart.',
+        '`from` inclusive, `to` exclusive, at most 366 days apart; by default the last 30 days.',
       query: accessChangesValidator,
       page: accessChangeSchema,
     },

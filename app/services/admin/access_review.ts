@@ -10,6 +10,8 @@ import { tokenAccess } from '#auth/api_tokens'
 import { notFound, FieldError } from '#exceptions/api_exception'
 import { SCOPED, type Viewer, findInScope, scoped } from '#services/admin/data_scope'
 import { pageMeta } from '#providers/api_provider'
+import { ordered } from '#services/admin/common'
+import { accessChangeSort, accessHolderSort } from '#resources/access'
 import type {
   AccessChange,
   AccessChangeRef,
@@ -27,6 +29,8 @@ import type {
 
 /** The longest period `changes` answers (a year and a day: a yearly review with a margin). */
 export const MAX_CHANGES_DAYS = 366
+/** The period `changes` answers when none is given: the last 30 days. */
+const DEFAULT_CHANGES_DAYS = 30
 
 type MenuRow = { id: number; parentId: number | null; name: string }
 
@@ -221,22 +225,23 @@ export default class AccessReviewService {
    * GET /api/admin/access/codes/:code: the accounts in scope holding the code (a page of them,
    * by id), the roles through which, and their live tokens carrying it.
    */
-  async code(viewer: Viewer, code: string, page: { pageNum?: number; pageSize?: number }) {
+  async code(
+    viewer: Viewer,
+    code: string,
+    page: { pageNum?: number; pageSize?: number; sort?: string }
+  ) {
     if (!isPermissionCode(code)) throw notFound()
-    const { pageNum = 1, pageSize = 10 } = page
+    const { pageNum = 1, pageSize = 10, sort } = page
     const sets = await roleSets()
     const codes = new RoleSetCodes()
     // The accounts in scope holding any role (an account without one holds nothing).
-    const candidates: { id: number | string }[] = await scoped(
-      User.query().select('users.id'),
-      SCOPED.users,
-      viewer
+    const candidates = scoped(User.query().select('users.id'), SCOPED.users, viewer).whereIn(
+      'users.id',
+      db.from('user_roles').select('user_id')
     )
-      .whereIn('users.id', db.from('user_roles').select('user_id'))
-      .orderBy('users.id')
-      .pojo()
+    ordered(candidates, sort, accessHolderSort, [{ column: 'id', order: 'asc' }])
     const holding: { id: number; grants: AccessGrant[] }[] = []
-    for (const { id } of candidates) {
+    for (const { id } of await candidates.pojo<{ id: number | string }>()) {
       const explained = await codes.of(Number(id), sets.get(Number(id)))
       if (explained?.snapshot.permissions.has(code)) {
         holding.push({ id: Number(id), grants: explained.grants.get(code) ?? [] })
@@ -244,12 +249,10 @@ export default class AccessReviewService {
     }
     const slice = holding.slice((pageNum - 1) * pageSize, pageNum * pageSize)
     const users = slice.length
-      ? await User.query()
-          .whereIn(
-            'id',
-            slice.map((row) => row.id)
-          )
-          .orderBy('id')
+      ? await User.query().whereIn(
+          'id',
+          slice.map((row) => row.id)
+        )
       : []
     const byId = new Map(users.map((user) => [user.id, user]))
     const tokens = await liveTokens(users)
@@ -261,7 +264,10 @@ export default class AccessReviewService {
       const roles = new Map<number, AccessRef>()
       for (const grant of grants) roles.set(grant.role.id, grant.role)
       rows.push({
-        user: { id: user.id, account: user.account, nickname: user.nickname, status: user.status },
+        id: user.id,
+        account: user.account,
+        nickname: user.nickname,
+        status: user.status,
         roles: [...roles.values()],
         tokens: (tokens.get(id) ?? [])
           .filter((token) => effectiveCodes(explained.snapshot, token).includes(code))
@@ -279,9 +285,11 @@ export default class AccessReviewService {
    */
   async changes(
     viewer: Viewer,
-    filters: { from: Date; to: Date; pageNum?: number; pageSize?: number }
+    filters: { from?: Date; to?: Date; pageNum?: number; pageSize?: number; sort?: string }
   ) {
-    const { from, to, pageNum = 1, pageSize = 10 } = filters
+    const { pageNum = 1, pageSize = 10, sort } = filters
+    const to = filters.to ?? new Date()
+    const from = filters.from ?? new Date(to.getTime() - DEFAULT_CHANGES_DAYS * 86_400_000)
     if (to <= from) throw new FieldError('to', 'accessRangeOrder', 'afterField')
     if (to.getTime() - from.getTime() > MAX_CHANGES_DAYS * 86_400_000) {
       throw new FieldError('to', 'accessRangeTooLong', 'range', { days: MAX_CHANGES_DAYS })
@@ -310,7 +318,7 @@ export default class AccessReviewService {
         })
       )
     })
-    query.orderBy([
+    ordered(query, sort, accessChangeSort, [
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
     ])

@@ -1,17 +1,22 @@
 import vine from '@vinejs/vine'
-import { exportFields, pageFields } from '#validators/admin/common'
+import { exportFields, pageFields, sortField } from '#validators/admin/common'
+import { accessChangeSort, accessHolderSort } from '#resources/access'
 
 /** GET /api/admin/access/codes/:code: a page of the holders. */
-export const accessHoldersValidator = vine.create({ ...pageFields })
+export const accessHoldersValidator = vine.create({
+  ...pageFields,
+  sort: sortField(accessHolderSort),
+})
 
 /**
- * GET /api/admin/access/changes: ISO 8601 instants, `from` inclusive, `to` exclusive; both
- * required, the period bounded by the service (MAX_CHANGES_DAYS).
+ * GET /api/admin/access/changes: ISO 8601 instants, `from` inclusive, `to` exclusive (by default
+ * the last 30 days up to now); the period is bounded by the service (MAX_CHANGES_DAYS).
  */
 export const accessChangesValidator = vine.create({
   ...pageFields,
-  from: vine.date({ formats: ['iso8601'] }),
-  to: vine.date({ formats: ['iso8601'] }),
+  from: vine.date({ formats: ['iso8601'] }).optional(),
+  to: vine.date({ formats: ['iso8601'] }).optional(),
+  sort: sortField(accessChangeSort),
 })
 
 /** GET /api/admin/access/export: CSV only. */

@@ -28,6 +28,7 @@ import People from '@mui/icons-material/People'
 import Person from '@mui/icons-material/Person'
 import PhonelinkErase from '@mui/icons-material/PhonelinkErase'
 import Settings from '@mui/icons-material/Settings'
+import VerifiedUser from '@mui/icons-material/VerifiedUser'
 import type { Me, MenuNode } from './authProvider'
 import { PAGES } from './pages'
 import { ACCOUNT_ROUTES, AccountMenuItem } from './pages/account/common'
@@ -47,6 +48,7 @@ const ICONS: Record<string, ReactNode> = {
   'logininfor': <Login />,
   'log': <History />,
   'key': <Key />,
+  'eye-open': <VerifiedUser />,
 }
 const icon = (name: string | null) => (name && ICONS[name]) || <Circle />
 

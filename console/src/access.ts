@@ -81,6 +81,7 @@ export const ACCESS = {
   'tokens': { list: 'monitor:token:list', delete: 'monitor:token:delete' },
   'login-logs': { list: 'monitor:login-log:list', export: 'monitor:login-log:export' },
   'audit-logs': { list: 'monitor:audit-log:list', export: 'monitor:audit-log:export' },
+  'access': { list: 'monitor:access:list', export: 'monitor:access:list' },
 } as const satisfies Record<string, Record<string, string>>
 
 export type Resource = keyof typeof ACCESS

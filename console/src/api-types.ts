@@ -4,6 +4,86 @@
  */
 
 export interface paths {
+    "/api/admin/access/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Grants and revocations in a period, from the audit log
+         * @description A user's roles, a role's menus, data scope and status, a role's deletion; newest first. `from` inclusive, `to` exclusive, at most 366 days apart; by default the last 30 days.
+         */
+        get: operations["admin.access.changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/access/codes/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The accounts in scope holding a permission code, through which roles, with their tokens
+         * @description Paged by account id. An unknown code: 404.
+         */
+        get: operations["admin.access.code"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/access/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the access matrix as CSV: one row per account in scope, one column per code
+         * @description Streams every row the list's filters match, in the list's order, as CSV (RFC 4180, CRLF, UTF-8 with a BOM, a header row of field names), as an attachment. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' and quoted. Each export is audited with its filters.
+         */
+        get: operations["admin.access.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/access/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's effective permission codes, each with the roles and menu paths granting it
+         * @description The codes are those the account holds right now (the same computation as its /api/auth/me), with its roles, data scope and live API tokens (each with its effective codes). An account outside the caller's data scope: 404.
+         */
+        get: operations["admin.access.user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/articles": {
         parameters: {
             query?: never;
@@ -2174,6 +2254,125 @@ export interface components {
             /** @description attempts this row stands for (refusals: one row per key per minute) */
             count: number;
         };
+        AccessUser: {
+            user: {
+                id: number;
+                account: string;
+                nickname: string;
+                /** @enum {string} */
+                status: "enabled" | "disabled";
+            };
+            isSuperAdmin: boolean;
+            roles: {
+                id: number;
+                code: string;
+                name: string;
+                /** @enum {string} */
+                status: "enabled" | "disabled";
+            }[];
+            scope: {
+                all: boolean;
+                self: boolean;
+                deptIds: number[];
+            };
+            codes: {
+                code: string;
+                grants: {
+                    role: {
+                        id: number;
+                        code: string;
+                        name: string;
+                    };
+                    path: {
+                        id: number;
+                        name: string;
+                    }[];
+                }[];
+            }[];
+            tokens: {
+                id: number;
+                name: string;
+                hint: string;
+                /** Format: date-time */
+                expiresAt: string;
+                permissions: string[];
+                effective: string[];
+            }[];
+        };
+        AccessHolder: {
+            id: number;
+            account: string;
+            nickname: string;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            roles: {
+                id: number;
+                code: string;
+                name: string;
+            }[];
+            tokens: {
+                id: number;
+                name: string;
+                hint: string;
+                /** Format: date-time */
+                expiresAt: string;
+            }[];
+        };
+        AccessChange: {
+            id: number;
+            /** Format: date-time */
+            createdAt: string;
+            actorId: number | null;
+            actor: string;
+            permission: string;
+            subject: {
+                /** @enum {string} */
+                type: "user" | "role";
+                id: number | null;
+                name: string | null;
+            };
+            deleted: boolean;
+            added: {
+                roles: {
+                    id: number;
+                    code: string | null;
+                    name: string | null;
+                }[];
+                menus: {
+                    id: number;
+                    name: string | null;
+                    permission: string | null;
+                }[];
+                codes: string[];
+            };
+            removed: {
+                roles: {
+                    id: number;
+                    code: string | null;
+                    name: string | null;
+                }[];
+                menus: {
+                    id: number;
+                    name: string | null;
+                    permission: string | null;
+                }[];
+                codes: string[];
+            };
+            scope: {
+                before: {
+                    dataScope: string | null;
+                    deptIds: number[] | null;
+                };
+                after: {
+                    dataScope: string | null;
+                    deptIds: number[] | null;
+                };
+            } | null;
+            status: {
+                before: string;
+                after: string;
+            } | null;
+        };
         PublicArticle: {
             slug: string;
             title: string;
@@ -2307,6 +2506,127 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "admin.access.changes": {
+        parameters: {
+            query?: {
+                pageNum?: number;
+                pageSize?: number;
+                from?: unknown;
+                to?: unknown;
+                sort?: "id" | "-id" | "createdAt" | "-createdAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccessChange"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.access.code": {
+        parameters: {
+            query?: {
+                pageNum?: number;
+                pageSize?: number;
+                sort?: "id" | "-id" | "account" | "-account";
+            };
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccessHolder"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.access.export": {
+        parameters: {
+            query: {
+                format: "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "admin.access.user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccessUser"];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            default: components["responses"]["Error"];
+        };
+    };
     "admin.articles.index": {
         parameters: {
             query?: {
@@ -5628,7 +5948,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    permissions: ("system:user:list" | "system:user:create" | "system:user:update" | "system:user:delete" | "system:user:reset-password" | "system:user:assign-roles" | "system:user:unlock" | "system:user:reset-2fa" | "system:user:export" | "system:user:import" | "system:role:list" | "system:role:create" | "system:role:update" | "system:role:delete" | "system:role:assign-menus" | "system:menu:list" | "system:menu:create" | "system:menu:update" | "system:menu:delete" | "system:dept:list" | "system:dept:create" | "system:dept:update" | "system:dept:delete" | "system:dict:list" | "system:dict:create" | "system:dict:update" | "system:dict:delete" | "system:param:list" | "system:param:create" | "system:param:update" | "system:param:delete" | "system:notice:list" | "system:notice:create" | "system:notice:update" | "system:notice:delete" | "content:article:list" | "content:article:create" | "content:article:update" | "content:article:delete" | "content:article:publish" | "monitor:session:list" | "monitor:session:delete" | "monitor:token:list" | "monitor:token:delete" | "monitor:login-log:list" | "monitor:login-log:export" | "monitor:audit-log:list" | "monitor:audit-log:export")[];
+                    permissions: ("system:user:list" | "system:user:create" | "system:user:update" | "system:user:delete" | "system:user:reset-password" | "system:user:assign-roles" | "system:user:unlock" | "system:user:reset-2fa" | "system:user:export" | "system:user:import" | "system:role:list" | "system:role:create" | "system:role:update" | "system:role:delete" | "system:role:assign-menus" | "system:menu:list" | "system:menu:create" | "system:menu:update" | "system:menu:delete" | "system:dept:list" | "system:dept:create" | "system:dept:update" | "system:dept:delete" | "system:dict:list" | "system:dict:create" | "system:dict:update" | "system:dict:delete" | "system:param:list" | "system:param:create" | "system:param:update" | "system:param:delete" | "system:notice:list" | "system:notice:create" | "system:notice:update" | "system:notice:delete" | "content:article:list" | "content:article:create" | "content:article:update" | "content:article:delete" | "content:article:publish" | "monitor:session:list" | "monitor:session:delete" | "monitor:token:list" | "monitor:token:delete" | "monitor:login-log:list" | "monitor:login-log:export" | "monitor:audit-log:list" | "monitor:audit-log:export" | "monitor:access:list")[];
                     expiresInDays: number;
                 };
             };

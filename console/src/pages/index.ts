@@ -8,6 +8,7 @@ import { NoticeCreate, NoticeEdit, NoticeList } from './notices'
 import { ParamCreate, ParamEdit, ParamList } from './params'
 import { AuditLogList, LoginLogList, SessionList } from './monitor'
 import { ApiTokenList } from './tokens'
+import { AccessReview } from './access'
 import { RoleCreate, RoleEdit, RoleList } from './roles'
 import { UserCreate, UserEdit, UserList } from './users'
 
@@ -67,4 +68,5 @@ export const PAGES: Record<string, Page> = {
   'monitor/login-log/index': { name: 'login-logs', list: LoginLogList },
   'monitor/audit-log/index': { name: 'audit-logs', list: AuditLogList },
   'monitor/api-token/index': { name: 'tokens', list: ApiTokenList },
+  'monitor/access/index': { name: 'access', list: AccessReview },
 }

@@ -315,6 +315,7 @@ test.group('Console in Chromium', (group) => {
       'Login log',
       'Audit log',
       'API tokens',
+      'Access review',
     ])
     await admin.screenshot({ path: `${SHOTS}/sidebar.png` })
     // Every page it holds opens without an error (screenshots kept for a look).
@@ -1166,7 +1167,7 @@ test.group('Console in Chromium', (group) => {
     }
     await look('dashboard')
     const links = trimAll(await sidebarLinks(tab))
-    assert.lengthOf(links, 12)
+    assert.lengthOf(links, 13)
     for (const link of links) {
       await tab.locator(`${SIDEBAR} a`, { hasText: link }).click()
       await tab.locator('#react-admin-title', { hasText: link }).waitFor()

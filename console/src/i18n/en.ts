@@ -265,6 +265,7 @@ export const en = {
       change: 'Change',
       scope_change: 'Data scope',
       deleted: 'Role deleted',
+      not_found: 'Not found, or outside your data scope',
     },
     api_tokens: {
       revoke: 'Revoke',

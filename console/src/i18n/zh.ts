@@ -423,6 +423,7 @@ const app: Complete<Pick<typeof en, 'app' | 'resources'>> = {
       change: '变更',
       scope_change: '数据范围',
       deleted: '角色已删除',
+      not_found: '不存在，或不在你的数据范围内',
     },
     api_tokens: {
       revoke: '撤销',

@@ -1,5 +1,12 @@
 import { useEffect, useState, type ReactNode } from 'react'
-import { Title, useNotify, usePermissions, useTranslate } from 'react-admin'
+import {
+  HttpError,
+  Title,
+  useNotify,
+  usePermissions,
+  useResourceDefinition,
+  useTranslate,
+} from 'react-admin'
 import {
   Autocomplete,
   Box,
@@ -31,18 +38,23 @@ const PAGE_SIZE = 20
 /** "System > Users > Query": a grant's menu path. */
 const pathText = (path: { name: string }[]) => path.map((node) => node.name).join(' › ')
 
-/** Loads `load()` whenever `key` changes (null: nothing to load); errors are notified. */
+/**
+ * Loads `load()` whenever `key` changes (null: nothing to load). A 404 (an account outside the
+ * caller's data scope, an unknown code) is an answer of its own; other errors are notified.
+ */
 function useAnswer<T>(key: string | null, load: () => Promise<T>) {
   const notify = useNotify()
-  const [answer, setAnswer] = useState<T | null>(null)
+  const [answer, setAnswer] = useState<T | 'not_found' | null>(null)
   useEffect(() => {
     if (key === null) return setAnswer(null)
     let current = true
     load()
       .then((value) => current && setAnswer(value))
       .catch((error: Error) => {
-        if (current) setAnswer(null)
-        notify(error.message, { type: 'error' })
+        if (!current) return
+        const missing = error instanceof HttpError && error.status === 404
+        setAnswer(missing ? 'not_found' : null)
+        if (!missing) notify(error.message, { type: 'error' })
       })
     return () => {
       current = false
@@ -50,6 +62,15 @@ function useAnswer<T>(key: string | null, load: () => Promise<T>) {
     // `load` is rebuilt each render; `key` says when it asks something else.
   }, [key])
   return answer
+}
+
+function NotFound() {
+  const translate = useTranslate()
+  return (
+    <Typography sx={{ mt: 2 }} color="text.secondary">
+      {translate('app.access.not_found')}
+    </Typography>
+  )
 }
 
 function Pager({ meta, onPage }: { meta: PageMeta; onPage: (page: number) => void }) {
@@ -80,18 +101,19 @@ function ByUser({ userId, onUser }: { userId: number | null; onUser: (id: number
     const { data } = await api<AccessUser>(`admin/access/users/${userId}`)
     return data
   })
-  const scope = review
-    ? review.scope.all
-      ? translate('app.access.scope_all')
-      : [
-          review.scope.deptIds.length
-            ? translate('app.access.scope_depts', { ids: review.scope.deptIds.join(', ') })
-            : '',
-          review.scope.self ? translate('app.access.scope_self') : '',
-        ]
-          .filter(Boolean)
-          .join('; ') || translate('app.access.scope_none')
-    : ''
+  const scope =
+    review && review !== 'not_found'
+      ? review.scope.all
+        ? translate('app.access.scope_all')
+        : [
+            review.scope.deptIds.length
+              ? translate('app.access.scope_depts', { ids: review.scope.deptIds.join(', ') })
+              : '',
+            review.scope.self ? translate('app.access.scope_self') : '',
+          ]
+            .filter(Boolean)
+            .join('; ') || translate('app.access.scope_none')
+      : ''
   return (
     <Box>
       <Stack
@@ -115,7 +137,8 @@ function ByUser({ userId, onUser }: { userId: number | null; onUser: (id: number
           {translate('app.access.show')}
         </Button>
       </Stack>
-      {review && (
+      {review === 'not_found' && <NotFound />}
+      {review && review !== 'not_found' && (
         <Box sx={{ mt: 2 }} data-testid="access-user">
           <Typography variant="h6">
             {review.user.account} ({review.user.nickname}) #{review.user.id}
@@ -198,7 +221,8 @@ function ByCode({ onUser }: { onUser: (id: number) => void }) {
         }}
         renderInput={(params) => <TextField {...params} label={translate('app.access.code')} />}
       />
-      {answer && (
+      {answer === 'not_found' && <NotFound />}
+      {answer && answer !== 'not_found' && (
         <Box sx={{ mt: 2 }} data-testid="access-holders">
           <Table size="small">
             <TableHead>
@@ -309,7 +333,7 @@ function Changes() {
           {translate('app.access.show')}
         </Button>
       </Stack>
-      {answer && (
+      {answer && answer !== 'not_found' && (
         <Box sx={{ mt: 2 }} data-testid="access-changes">
           <Table size="small">
             <TableHead>
@@ -382,15 +406,19 @@ function ExportMatrix() {
  */
 export function AccessReview() {
   const translate = useTranslate()
+  const { options } = useResourceDefinition()
+  const { permissions: me } = usePermissions<Me>()
   const [tab, setTab] = useState(0)
-  const [userId, setUserId] = useState<number | null>(null)
+  // The caller's own account first: what "why" looks like, on an account it knows.
+  const [chosen, setUserId] = useState<number | null>(null)
+  const userId = chosen ?? me?.user.id ?? null
   const showUser = (id: number) => {
     setUserId(id)
     setTab(0)
   }
   return (
     <Card sx={{ mt: 2 }}>
-      <Title title="Access review" />
+      <Title title={translate(options?.label ?? 'Access review', { _: options?.label })} />
       <CardContent>
         <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
           <Tabs value={tab} onChange={(_event, value: number) => setTab(value)}>

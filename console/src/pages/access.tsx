@@ -35,8 +35,9 @@ type PageMeta = Schemas['PageMeta']
 
 const PAGE_SIZE = 20
 
-/** "System > Users > Query": a grant's menu path. */
-const pathText = (path: { name: string }[]) => path.map((node) => node.name).join(' › ')
+/** "System > Users > Query": a grant's menu path (seeded names translated, as in the sidebar). */
+const pathText = (path: { name: string }[], translate: (key: string, options?: any) => string) =>
+  path.map((node) => translate(node.name, { _: node.name })).join(' › ')
 
 /**
  * Loads `load()` whenever `key` changes (null: nothing to load). A 404 (an account outside the
@@ -171,7 +172,7 @@ function ByUser({ userId, onUser }: { userId: number | null; onUser: (id: number
                     {grants.map((grant, i) => (
                       <div key={i}>
                         <b>{grant.role.name}</b>
-                        {grant.path.length ? `: ${pathText(grant.path)}` : ''}
+                        {grant.path.length ? `: ${pathText(grant.path, translate)}` : ''}
                       </div>
                     ))}
                   </TableCell>

@@ -145,7 +145,7 @@ test.group('Email', (group) => {
     await client
       .put('/api/auth/profile')
       .bearerToken(token)
-      .json({ email: 'verifier2@example.test' })
+      .json({ email: 'verifier2@example.test', currentPassword: TEST_PASSWORD })
     assert.isNull((await userRow(user.id)).emailVerifiedAt)
     const second = codeIn(await waitForMail('verifier2@example.test'))
     // Five wrong tries kill it: the right code is refused after them.

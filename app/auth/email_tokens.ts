@@ -100,7 +100,8 @@ export async function findLinkRow(token: string, purpose: LinkPurpose) {
 
 /** The account a live link of this purpose names, without spending it (null otherwise). */
 export async function findLink(token: string, purpose: LinkPurpose): Promise<number | null> {
-  return (await findLinkRow(token, purpose))?.userId ?? null
+  const row = await findLinkRow(token, purpose)
+  return row?.userId ?? null
 }
 
 /**

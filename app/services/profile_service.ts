@@ -39,7 +39,8 @@ export default class ProfileService {
    */
   async update(ctx: HttpContext, user: User, data: Infer<typeof updateProfileValidator>) {
     const { currentPassword, ...fields } = data
-    if (fields.email === undefined || fields.email === user.email) return this.write(ctx, user, fields)
+    if (fields.email === undefined || fields.email === user.email)
+      return this.write(ctx, user, fields)
     if (!currentPassword) {
       throw new FieldError('currentPassword', 'currentPasswordForEmail', 'required')
     }

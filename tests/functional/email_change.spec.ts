@@ -78,7 +78,11 @@ test.group('Email change', (group) => {
 
     const refusals = [
       await putProfile(client, token, { email: ATTACKER }),
-      await putProfile(client, token, { email: ATTACKER, nickname: 'Mallory', currentPassword: '' }),
+      await putProfile(client, token, {
+        email: ATTACKER,
+        nickname: 'Mallory',
+        currentPassword: '',
+      }),
       await putProfile(client, token, { email: null }),
       await putProfile(client, token, { email: ATTACKER, currentPassword: 'Wrong-Guess-123' }),
       await putProfile(client, token, { email: ATTACKER, currentPassword: 7 }),

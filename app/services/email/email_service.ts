@@ -185,12 +185,7 @@ export async function enrolDevice(token: string, client: Client) {
  * The undo link of an own email change (app/services/profile_service.ts issued it in the change's
  * transaction), mailed after the answer to the replaced address.
  */
-export function mailUndoLink(
-  user: User,
-  replaced: string,
-  token: string,
-  logger: Logger
-) {
+export function mailUndoLink(user: User, replaced: string, token: string, logger: Logger) {
   const { account, email, id } = user
   afterAnswer('mail.email_undo', async () => {
     await sendMail(replaced, emailChangedMail(account, email, consoleLink('undo-email', token)))

@@ -64,7 +64,8 @@ const en = {
     undoHelp:
       'This restores your former email address, ends every session and remembered browser of the account, and removes passkeys added since the change. Choose a new password: someone may know the old one.',
     undoSubmit: 'Undo and set the password',
-    undoDone: 'Your email address is back and your password is changed; every session has ended. Sign in with the new password.',
+    undoDone:
+      'Your email address is back and your password is changed; every session has ended. Sign in with the new password.',
     signIn: 'Go to sign in',
   },
 }

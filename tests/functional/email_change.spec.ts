@@ -8,7 +8,13 @@ import { UNDO_TTL_MS } from '#auth/email_tokens'
 import { settled } from '#services/email/outbox'
 import { MASKED } from '#services/audit_log'
 import { withRealCommits } from '#tests/helpers/database'
-import { TEST_PASSWORD, createAdmin, freshCredential, sessionToken } from '#tests/helpers/auth'
+import {
+  TEST_PASSWORD,
+  createAdmin,
+  freshCredential,
+  sessionToken,
+  superAdminUser,
+} from '#tests/helpers/auth'
 import { SoftAuthenticator } from '#tests/helpers/passkey_authenticator'
 import { clearInbox, codeIn, mailsTo, tokenIn, waitForMail } from '#tests/helpers/smtp'
 
@@ -120,6 +126,43 @@ test.group('Email change', (group) => {
     })
     same.assertStatus(200)
     assert.isTrue((await row(user.id)).emailVerified)
+  })
+
+  test('the admin API does not change the own address (no password there): 403, nothing changed', async ({
+    client,
+    assert,
+  }) => {
+    const admin = await superAdminUser({
+      account: 'chief',
+      email: 'chief@example.test',
+      emailVerifiedAt: DateTime.now(),
+    })
+    const { token } = await sessionToken(admin.id)
+    const own = await client
+      .put(`/api/admin/users/${admin.id}`)
+      .bearerToken(token)
+      .json({ email: ATTACKER })
+    own.assertStatus(403)
+    assert.equal(own.body().errors[0].code, 'E_FORBIDDEN')
+    assert.include(own.body().errors[0].message, 'PUT /api/auth/profile')
+    const after = await row(admin.id)
+    assert.equal(after.email, 'chief@example.test')
+    assert.isTrue(after.emailVerified)
+    // Its nickname, and another account's address, still go through.
+    const other = await createAdmin('managed')
+    ;(
+      await client
+        .put(`/api/admin/users/${admin.id}`)
+        .bearerToken(token)
+        .json({ nickname: 'Chief', email: 'chief@example.test' })
+    ).assertStatus(200)
+    ;(
+      await client
+        .put(`/api/admin/users/${other.id}`)
+        .bearerToken(token)
+        .json({ email: 'managed@example.test' })
+    ).assertStatus(200)
+    assert.equal((await row(other.id)).email, 'managed@example.test')
   })
 
   test('with the password: 200; the replaced address gets an undo link, stored hashed for 7 days', async ({

@@ -134,12 +134,12 @@ export async function replacedAddresses(userId: number, since: number, current: 
     .where('purpose', 'email_undo')
     .where('created_at', '>=', since)
     .distinct('email')
-  const now = (current ?? '').toLowerCase()
-  return [
-    ...new Set(
-      rows.flatMap((row) => (row.email && row.email.toLowerCase() !== now ? [row.email] : []))
-    ),
-  ]
+  // One mail per mailbox: addresses differing in case only are one.
+  const byMailbox = new Map(
+    rows.flatMap((row) => (row.email ? [[row.email.toLowerCase(), row.email]] : []))
+  )
+  byMailbox.delete((current ?? '').toLowerCase())
+  return [...byMailbox.values()]
 }
 
 /**

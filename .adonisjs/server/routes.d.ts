@@ -18,6 +18,7 @@ export type ScannedRoutes = {
     'auth.features': { paramsTuple?: []; params?: {} }
     'auth.password.forgot': { paramsTuple?: []; params?: {} }
     'auth.password.reset': { paramsTuple?: []; params?: {} }
+    'auth.email.undo': { paramsTuple?: []; params?: {} }
     'auth.devices.request': { paramsTuple?: []; params?: {} }
     'auth.devices.enrol': { paramsTuple?: []; params?: {} }
     'auth.login.secondStep': { paramsTuple?: []; params?: {} }
@@ -226,6 +227,7 @@ export type ScannedRoutes = {
     'auth.login': { paramsTuple?: []; params?: {} }
     'auth.password.forgot': { paramsTuple?: []; params?: {} }
     'auth.password.reset': { paramsTuple?: []; params?: {} }
+    'auth.email.undo': { paramsTuple?: []; params?: {} }
     'auth.devices.request': { paramsTuple?: []; params?: {} }
     'auth.devices.enrol': { paramsTuple?: []; params?: {} }
     'auth.login.secondStep': { paramsTuple?: []; params?: {} }

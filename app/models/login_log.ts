@@ -22,6 +22,8 @@ export const LOGIN_OUTCOMES = [
   'device_link_sent',
   'password_reset',
   'device_enrolled',
+  // An email change undone through the link mailed to the replaced address (new password).
+  'email_change_undone',
   // Passkeys (docs/front-door.md, "Passkeys"): an assertion refused at the ceiling (at the second
   // step a refusal is `mfa_failed`); a genuine one whose signature counter went back (a copy).
   'passkey_failed',

@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import { email } from '#validators/admin/user'
+import { PASSWORD_MAX } from '#resources/users'
 
 /**
  * PUT /api/auth/profile: what an administrator may change about themselves. The account name,
@@ -9,4 +10,6 @@ import { email } from '#validators/admin/user'
 export const updateProfileValidator = vine.create({
   nickname: vine.string().trim().minLength(1).maxLength(64).optional(),
   email: email(),
+  /** Required when `email` changes (app/services/profile_service.ts). */
+  currentPassword: vine.string().minLength(1).maxLength(PASSWORD_MAX).optional(),
 })

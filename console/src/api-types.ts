@@ -917,6 +917,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/email/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo an email change with the link mailed to the replaced address
+         * @description An own email change mails the replaced (verified) address a single-use link (7 days). It restores that address (verified) and sets a new password as a reset does (policy and history: 422, and the link still works): tokenVersion + 1, every session, remembered device and API token of the account ends; mailed links and codes of the account and the undo links of later changes die; passkeys registered since the change are removed. 400 E_EMAIL_TOKEN_INVALID for an unknown, expired, used or retired link. Without SMTP_HOST: 404 E_NOT_FOUND (GET /api/auth/features says `mail: false`).
+         */
+        post: operations["auth.email.undo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/features": {
         parameters: {
             query?: never;
@@ -1229,7 +1249,10 @@ export interface paths {
         };
         /** The own profile */
         get: operations["auth.profile.show"];
-        /** Change the own nickname or email (audited) */
+        /**
+         * Change the own nickname or email (audited)
+         * @description A new `email` (or none) needs `currentPassword` (422 on `currentPassword` when missing or wrong, nothing changed; wrong ones are limited per session, 429). The new address gets a 6-digit code; the replaced one, when verified, a single-use undo link (POST /api/auth/email/undo).
+         */
         put: operations["auth.profile.update"];
         post?: never;
         delete?: never;
@@ -2151,7 +2174,7 @@ export interface components {
             ip: string;
             userAgent: string;
             /** @enum {string} */
-            outcome: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "passkey_failed" | "passkey_counter_regressed";
+            outcome: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "email_change_undone" | "passkey_failed" | "passkey_counter_regressed";
             /** @description attempts this row stands for (refusals: one row per key per minute) */
             count: number;
         };
@@ -3110,7 +3133,7 @@ export interface operations {
                 pageSize?: number;
                 account?: string;
                 ip?: string;
-                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "passkey_failed" | "passkey_counter_regressed";
+                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "email_change_undone" | "passkey_failed" | "passkey_counter_regressed";
                 from?: unknown;
                 to?: unknown;
                 sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
@@ -3145,7 +3168,7 @@ export interface operations {
                 format: "csv";
                 account?: string;
                 ip?: string;
-                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "passkey_failed" | "passkey_counter_regressed";
+                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "email_change_undone" | "passkey_failed" | "passkey_counter_regressed";
                 from?: unknown;
                 to?: unknown;
                 sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
@@ -4847,6 +4870,35 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    "auth.email.undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
     "auth.features": {
         parameters: {
             query?: never;
@@ -5463,6 +5515,7 @@ export interface operations {
                     nickname?: string;
                     /** Format: email */
                     email?: string | null;
+                    currentPassword?: string;
                 };
             };
         };
@@ -5481,6 +5534,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };

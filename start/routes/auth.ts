@@ -21,6 +21,7 @@ router
     router.get('features', [controllers.auth.AccountMail, 'features']).as('features')
     router.post('password/forgot', [controllers.auth.AccountMail, 'forgot']).as('password.forgot')
     router.post('password/reset', [controllers.auth.AccountMail, 'reset']).as('password.reset')
+    router.post('email/undo', [controllers.auth.AccountMail, 'undoEmail']).as('email.undo')
     router
       .post('devices/request', [controllers.auth.AccountMail, 'requestDevice'])
       .as('devices.request')

@@ -4,7 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import User from '#models/user'
 import { isolate } from '#tests/helpers/database'
-import { createAdmin } from '#tests/helpers/auth'
+import { TEST_PASSWORD, createAdmin } from '#tests/helpers/auth'
 import { OWN_PROFILE } from '#services/profile_service'
 
 /** Issue 26, point 4: the own profile and avatar (docs/architecture.md, "Own profile"). */
@@ -157,6 +157,7 @@ test.group('Own profile', (group) => {
     const response = await client.put('/api/auth/profile').loginAs(user).json({
       nickname: '  Ada  ',
       email: 'ada@example.com',
+      currentPassword: TEST_PASSWORD,
       // Mass assignment: ignored.
       account: 'root',
       status: 'disabled',

@@ -158,6 +158,10 @@ export default class UserService {
     await db.transaction(async (trx) => {
       await lockSuperAdmins(trx)
       const user = await this.find(actor, id, trx)
+      if (user.id === actor.id && data.email !== undefined && data.email !== user.email) {
+        // Without the current password and the undo link: PUT /api/auth/profile (docs/email.md).
+        throw forbidden('changeOwnEmailProfile')
+      }
       const target = await accountHolding(trx, user.id)
       const moved = data.deptId !== undefined && data.deptId !== user.deptId
       if (moved && data.deptId !== null) {

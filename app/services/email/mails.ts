@@ -77,3 +77,25 @@ export const lockNoticeMail = (account: string, failures: number, addresses: str
       'unique one once you are in, set up a second factor, and tell an administrator.',
     { link: `${appUrl()}/#/login`, label: 'Open the sign-in page' },
   ])
+
+/** To the address an email change replaced (docs/email.md, "Email change"). */
+export const emailChangedMail = (account: string, newAddress: string | null, link: string) =>
+  compose('your email address was changed', [
+    newAddress
+      ? `The email address of the account ${account} was changed from this address to ${newAddress}.`
+      : `The email address of the account ${account} was removed (it was this address).`,
+    'If you did this, there is nothing to do. If you did not, someone has your session or your ' +
+      'password: undo the change. It restores this address, ends every session and remembered ' +
+      'browser of the account and asks you for a new password.',
+    { link, label: 'Undo the change and choose a new password' },
+    'The link works once, for 7 days.',
+  ])
+
+/** To an address replaced in the last 72 hours when a reset link goes to the new one. */
+export const resetNoticeMail = (account: string) =>
+  compose('a password reset was asked for your former account address', [
+    `Someone asked to reset the password of the account ${account}, whose email address was ` +
+      'changed from this address in the last 72 hours. The reset link went to the new address.',
+    'If you did not change the address, use the undo link we mailed to this address when it was ' +
+      'changed (it works for 7 days), or tell an administrator at once.',
+  ])

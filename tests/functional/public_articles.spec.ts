@@ -276,6 +276,10 @@ test.group('Public articles: list', (group) => {
     const astral = await ArticleFactory.merge({ title: '𠀀 字', summary: 'k' }).create()
     assert.deepEqual(await slugsFor(client, '𠀀'), [astral.slug])
     assert.deepEqual(await slugsFor(client, '𠀀字'), [])
+    // A NUL character alone is refused like anywhere else (PostgreSQL would fail on it).
+    const nul = await client.get('/api/articles').qs({ keyword: '\u0000' })
+    nul.assertStatus(422)
+    assert.equal(nul.body().errors[0].field, 'keyword')
   })
 
   test('category filters the list and counts only matches', async ({ client, assert }) => {

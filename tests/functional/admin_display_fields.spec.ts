@@ -143,7 +143,10 @@ test.group('Admin display fields: menus', (group) => {
     assert.isAbove(nodes.length, 20)
     for (const node of nodes) {
       const { name, path, component, icon } = node
-      await updateMenuValidator.validate({ name, path, component, icon })
+      // In every seed language (SEED_LOCALE).
+      for (const text of Object.values(name)) {
+        await updateMenuValidator.validate({ name: text, path, component, icon })
+      }
     }
   })
 

@@ -16,11 +16,11 @@ export const PAGE_SIZE_MAX = 50
 export const MAX_PAGE_WINDOW = 10_000
 export const KEYWORD_MAX_LENGTH = 100
 /**
- * A trigram index finds a `%keyword%` only when the keyword holds a whole trigram (3 characters);
- * a shorter one would make PostgreSQL read the whole index. Known cost: two-character CJK words
- * are refused (docs/public-modules.md, "Keyword search").
+ * One character is a keyword: a Chinese word is often one or two. On PostgreSQL a trigram index
+ * serves 3 characters and more, the article's characters and pairs (search_grams) shorter ones
+ * (docs/public-modules.md, "Keyword search").
  */
-export const KEYWORD_MIN_LENGTH = 3
+export const KEYWORD_MIN_LENGTH = 1
 /** The articles.slug column is varchar(160): a longer slug cannot exist. */
 export const SLUG_MAX_LENGTH = 160
 export const ARTICLE_SORTS = ['newest', 'oldest'] as const
@@ -84,7 +84,7 @@ export const listArticlesValidator = vine.create({
     .trim()
     .minLength(KEYWORD_MIN_LENGTH)
     .maxLength(KEYWORD_MAX_LENGTH)
-    // Blank or whitespace-only: no filter, as before there was a minimum length.
+    // Blank or whitespace-only: no filter.
     .parse((value: unknown) => (typeof value === 'string' && !value.trim() ? undefined : value))
     .optional(),
   category: vine.enum(ARTICLE_CATEGORIES).parse(blankToUndefined).optional(),

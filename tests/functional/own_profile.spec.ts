@@ -154,15 +154,25 @@ test.group('Own profile', (group) => {
     assert.equal(shown.body().data.account, 'profiled')
     assert.isNull(shown.body().data.avatarUrl)
 
-    const response = await client.put('/api/auth/profile').loginAs(user).json({
-      nickname: '  Ada  ',
-      email: 'ada@example.com',
-      currentPassword: TEST_PASSWORD,
-      // Mass assignment: ignored.
+    // Mass assignment: refused, every key named, nothing written.
+    const sneaky = await client.put('/api/auth/profile').loginAs(user).json({
+      nickname: 'Sneaky',
       account: 'root',
       status: 'disabled',
       passwordChangeRequired: true,
       avatarUrl: '/evil',
+    })
+    sneaky.assertStatus(422)
+    assert.sameMembers(
+      sneaky.body().errors.map((error: { field: string }) => error.field),
+      ['account', 'status', 'passwordChangeRequired', 'avatarUrl']
+    )
+    assert.equal((await User.findOrFail(user.id)).nickname, user.nickname)
+
+    const response = await client.put('/api/auth/profile').loginAs(user).json({
+      nickname: '  Ada  ',
+      email: 'ada@example.com',
+      currentPassword: TEST_PASSWORD,
     })
     response.assertStatus(200)
     assert.include(response.body().data, {

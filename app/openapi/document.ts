@@ -105,6 +105,12 @@ function successResponse(operation: Operation) {
   if (operation.data) schema = s.object({ data: operation.data })
   if (operation.list) schema = s.object({ data: s.array(operation.list) })
   if (operation.page) schema = s.object({ data: s.array(operation.page), meta: pageMetaSchema })
+  if (operation.raw && 'content' in operation.raw) {
+    const content = Object.fromEntries(
+      Object.entries(operation.raw.content).map(([type, body]) => [type, { schema: body }])
+    )
+    return { [status]: { description: 'Success', content } }
+  }
   if (operation.raw) {
     schema = operation.raw.schema
     contentType = operation.raw.contentType ?? contentType

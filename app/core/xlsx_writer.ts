@@ -110,8 +110,9 @@ function rowXml(cells: XlsxCell[], number: number, style = ''): string {
   return `<row r="${number}">${xml}</row>`
 }
 
-/** Sheet names: at most 31 characters, none of : \ / ? * [ ]. */
-const sheetName = (name: string) => xmlText(name.replace(/[:\\/?*[\]]/g, '_').slice(0, 31))
+/** Sheet names: at most 31 characters, none of : \ / ? * [ ] (an attribute: quotes escaped). */
+const sheetName = (name: string) =>
+  xmlText(name.replace(/[:\\/?*[\]]/g, '_').slice(0, 31)).replace(/"/g, '&quot;')
 
 /**
  * One deflated entry of the ZIP, fed by `write`: fflate's Zip writes the headers and the data

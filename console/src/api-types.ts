@@ -100,8 +100,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the audit log as CSV (the list's filters and sort)
-         * @description Streams every row the list's filters match, in the list's order, as CSV (RFC 4180, CRLF, UTF-8 with a BOM, a header row of field names), as an attachment. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' and quoted. Each export is audited with its filters.
+         * Export the audit log as CSV or XLSX (the list's filters and sort)
+         * @description Streams every row the list's filters match, in the list's order, as an attachment: `format=csv` (RFC 4180, CRLF, UTF-8 with a BOM) or `format=xlsx` (one sheet), both with a header row of field names and the same cells. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' (and quoted in CSV); XLSX cells are cut at 32767 characters (Excel's limit). Each export is audited with its filters.
          */
         get: operations["admin.audit_logs.export"];
         put?: never;
@@ -264,8 +264,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the login log as CSV (the list's filters and sort)
-         * @description Streams every row the list's filters match, in the list's order, as CSV (RFC 4180, CRLF, UTF-8 with a BOM, a header row of field names), as an attachment. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' and quoted. Each export is audited with its filters.
+         * Export the login log as CSV or XLSX (the list's filters and sort)
+         * @description Streams every row the list's filters match, in the list's order, as an attachment: `format=csv` (RFC 4180, CRLF, UTF-8 with a BOM) or `format=xlsx` (one sheet), both with a header row of field names and the same cells. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' (and quoted in CSV); XLSX cells are cut at 32767 characters (Excel's limit). Each export is audited with its filters.
          */
         get: operations["admin.login_logs.export"];
         put?: never;
@@ -639,8 +639,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export administrators as CSV (the list's filters and sort)
-         * @description Streams every row the list's filters match, in the list's order, as CSV (RFC 4180, CRLF, UTF-8 with a BOM, a header row of field names), as an attachment. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' and quoted. Each export is audited with its filters.
+         * Export administrators as CSV or XLSX (the list's filters and sort)
+         * @description Streams every row the list's filters match, in the list's order, as an attachment: `format=csv` (RFC 4180, CRLF, UTF-8 with a BOM) or `format=xlsx` (one sheet), both with a header row of field names and the same cells. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' (and quoted in CSV); XLSX cells are cut at 32767 characters (Excel's limit). Each export is audited with its filters.
          */
         get: operations["admin.users.export"];
         put?: never;
@@ -2604,7 +2604,7 @@ export interface operations {
     "admin.audit_logs.export": {
         parameters: {
             query: {
-                format: "csv";
+                format: "csv" | "xlsx";
                 actorId?: number;
                 tokenId?: number;
                 permission?: string;
@@ -2628,6 +2628,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             401: components["responses"]["Error401"];
@@ -3165,7 +3166,7 @@ export interface operations {
     "admin.login_logs.export": {
         parameters: {
             query: {
-                format: "csv";
+                format: "csv" | "xlsx";
                 account?: string;
                 ip?: string;
                 outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "email_change_undone" | "passkey_failed" | "passkey_counter_regressed";
@@ -3186,6 +3187,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             401: components["responses"]["Error401"];
@@ -4345,7 +4347,7 @@ export interface operations {
     "admin.users.export": {
         parameters: {
             query: {
-                format: "csv";
+                format: "csv" | "xlsx";
                 keyword?: string;
                 status?: "enabled" | "disabled";
                 roleId?: number;
@@ -4365,6 +4367,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             401: components["responses"]["Error401"];

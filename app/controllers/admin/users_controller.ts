@@ -16,7 +16,7 @@ import {
 import { contract } from '#openapi/contract'
 import { userSchema } from '#transformers/admin/user_transformer'
 import { userCsv } from '#resources/users'
-import { exportOperation, sendCsvExport } from '#services/admin/csv_export'
+import { exportOperation, sendExport } from '#services/admin/list_export'
 import { readUpload } from '#core/uploads'
 import { MAX_BYTES, importTemplate, importUsers } from '#services/admin/user_import'
 import { localeOf, rowMessageOf } from '#exceptions/messages'
@@ -111,7 +111,7 @@ export default class UsersController {
 
   async export(ctx: HttpContext) {
     const filters = await ctx.request.validateUsing(exportUsersValidator)
-    return sendCsvExport(ctx, {
+    return sendExport(ctx, {
       name: 'users',
       query: this.users.exportQuery(actorOf(ctx), filters),
       filters,

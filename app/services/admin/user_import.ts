@@ -12,7 +12,7 @@ import { type RoleGrant, deptParents, roleGrants } from '#policies/holdings'
 import { generateCredentials, importAccounts } from '#services/admin_account_service'
 import { type Actor } from '#services/admin/common'
 import { audit } from '#services/admin/writes'
-import { FORMULA_START, csvCell } from '#services/admin/csv_export'
+import { FORMULA_START, csvCell } from '#services/admin/list_export'
 import { importUserRowValidator } from '#validators/admin/user'
 
 /**

@@ -28,8 +28,9 @@ export const pageFields = {
  */
 export const sortField = (sortable: Sortable) => vine.enum(sortable.values).optional()
 
-/** `format` of an export (GET .../export): CSV only, for now. */
-export const exportFields = { format: vine.enum(['csv'] as const) }
+/** `format` of an export (GET .../export, app/services/admin/list_export.ts). */
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const
+export const exportFields = { format: vine.enum(EXPORT_FORMATS) }
 
 /** Optional free text; an empty string is treated as "not given". */
 export const optionalText = (max: number) =>

@@ -120,6 +120,8 @@ export const en = {
     },
     export: {
       done: 'Export downloaded',
+      csv: 'CSV (.csv)',
+      xlsx: 'Excel workbook (.xlsx)',
     },
     action: {
       reset_password: 'Reset password',

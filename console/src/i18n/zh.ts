@@ -288,7 +288,7 @@ const app: Complete<Pick<typeof en, 'app' | 'resources'>> = {
       title: '无权查看此列表',
       body: '您的角色包含此页面，但没有其列表权限（%{code}）。请联系管理员授权。',
     },
-    export: { done: '已下载导出文件' },
+    export: { done: '已下载导出文件', csv: 'CSV 文件（.csv）', xlsx: 'Excel 工作簿（.xlsx）' },
     action: {
       reset_password: '重置密码',
       new_password: '新密码',

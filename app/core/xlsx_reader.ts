@@ -61,6 +61,8 @@ export class SheetUnreadableError extends Error {}
 /** Small entries (styles, rels) compress far past any ratio and cannot grow large. */
 export const RATIO_FLOOR = 1024 * 1024
 
+const MAX_DEPTH = 64
+const MAX_ATTRIBUTES = 256
 const RELS_OFFICE_DOCUMENT = /\/officeDocument$/
 const RELS_SHARED_STRINGS = /\/sharedStrings$/
 
@@ -80,28 +82,27 @@ export async function readFirstSheet(file: Buffer, limits: SheetLimits): Promise
     return parseEntry(zip, entry, budget, handlers)
   }
 
-  const relationships = async (name: string) => {
-    const found = new Map<string, { type: string; target: string }>()
+  /** The targets of the first relationship of each kind `pick` names (kept: nothing else). */
+  const relationships = async (name: string, pick: (id: string, type: string) => string | null) => {
+    const found = new Map<string, string>()
     await read(name, {
       open(tag) {
         if (local(tag.name) !== 'Relationship') return
-        const id = attr(tag, 'Id') ?? ''
-        if (!found.has(id)) {
-          found.set(id, { type: attr(tag, 'Type') ?? '', target: attr(tag, 'Target') ?? '' })
-        }
+        const kind = pick(attr(tag, 'Id') ?? '', attr(tag, 'Type') ?? '')
+        if (kind && !found.has(kind)) found.set(kind, attr(tag, 'Target') ?? '')
       },
     })
-    return [...found.entries()]
+    return found
   }
   const resolve = (from: string, target: string) =>
     target.startsWith('/')
       ? posix.normalize(target).slice(1)
       : posix.normalize(posix.join(posix.dirname(from), target))
 
-  const packageLinks = await relationships('_rels/.rels')
-  const root = packageLinks.find(([, rel]) => RELS_OFFICE_DOCUMENT.test(rel.type))
-  if (!root) throw new SheetUnreadableError()
-  const workbook = resolve('', root[1].target)
+  const root = await relationships('_rels/.rels', (_, type) =>
+    RELS_OFFICE_DOCUMENT.test(type) ? 'workbook' : null
+  )
+  const workbook = resolve('', root.get('workbook') ?? 'xl/workbook.xml')
   let firstSheet: string | undefined
   await read(workbook, {
     open(tag) {
@@ -110,19 +111,19 @@ export async function readFirstSheet(file: Buffer, limits: SheetLimits): Promise
       firstSheet = id ? tag.attributes[id] : ''
     },
   })
-  const links = new Map(
-    await relationships(
-      posix.join(posix.dirname(workbook), '_rels', `${posix.basename(workbook)}.rels`)
-    )
+  if (!firstSheet) throw new SheetUnreadableError()
+  const links = await relationships(
+    posix.join(posix.dirname(workbook), '_rels', `${posix.basename(workbook)}.rels`),
+    (id, type) => (id === firstSheet ? 'sheet' : RELS_SHARED_STRINGS.test(type) ? 'shared' : null)
   )
-  const sheetLink = firstSheet ? links.get(firstSheet) : undefined
-  if (!sheetLink) throw new SheetUnreadableError()
+  const sheetTarget = links.get('sheet')
+  if (sheetTarget === undefined) throw new SheetUnreadableError()
 
-  const sheet = await readSheetData(read, resolve(workbook, sheetLink.target), limits)
-  const shared = [...links.values()].find((rel) => RELS_SHARED_STRINGS.test(rel.type))
+  const sheet = await readSheetData(read, resolve(workbook, sheetTarget), limits)
+  const shared = links.get('shared')
   const strings =
-    sheet.sharedIndexes.size && shared
-      ? await readSharedStrings(read, resolve(workbook, shared.target), sheet.sharedIndexes, limits)
+    sheet.sharedIndexes.size && shared !== undefined
+      ? await readSharedStrings(read, resolve(workbook, shared), sheet.sharedIndexes, limits)
       : new Map<number, string | null>()
   return resolveRows(sheet.rows, strings, limits)
 }
@@ -177,8 +178,21 @@ async function parseEntry(
   parser.onerror = () => {
     throw new SheetUnreadableError()
   }
+  // sax keeps the open elements and an element's attributes: bounded here, far above OOXML's.
+  let depth = 0
+  let attributes = 0
+  parser.onopentagstart = () => {
+    attributes = 0
+    if (++depth > MAX_DEPTH) throw new SheetUnreadableError()
+  }
+  parser.onattribute = () => {
+    if (++attributes > MAX_ATTRIBUTES) throw new SheetUnreadableError()
+  }
   if (handlers.open) parser.onopentag = handlers.open as (tag: unknown) => void
-  if (handlers.close) parser.onclosetag = handlers.close
+  parser.onclosetag = (name) => {
+    depth--
+    handlers.close?.(name)
+  }
   if (handlers.text) parser.ontext = parser.oncdata = handlers.text
   const decoder = new StringDecoder('utf8')
   let stream: Readable | undefined

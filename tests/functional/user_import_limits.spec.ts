@@ -120,6 +120,49 @@ test.group('User import limits', (group) => {
     assert.equal(await count(), before)
   })
 
+  test('XML that would grow the parser: deep nesting, endless attributes, entities: 422', async ({
+    client,
+    assert,
+  }) => {
+    const { user: admin } = await userWithPermissions([user.import])
+    const parts = workbookParts([['account'], ['okay1']])
+    const before = await count()
+    // sax keeps every open element and an element's attributes: 50 MB of either would take
+    // gigabytes, so well-formed XML is refused past 64 levels or 256 attributes.
+    const refused = async (sheetData: string) => {
+      const response = await upload(
+        client,
+        admin,
+        workbookWith(parts, [part(SHEET, sheetXml(sheetData))]),
+        'u.xlsx'
+      )
+      assertValidationError(assert, response, ['file'])
+      assert.include(response.body().errors[0].message, 'not a readable XLSX')
+    }
+    const okay = `${HEADER_ROW}<row r="2"><c r="A2" t="inlineStr"><is><t>okay1</t></is></c></row>`
+    await refused(okay + '<x>'.repeat(100) + '</x>'.repeat(100))
+    const attributes = Array.from({ length: 300 }, (_, i) => `a${i}=""`).join(' ')
+    await refused(`${okay}<row r="3" ${attributes}/>`)
+    // Entities of a DTD are not expanded (a billion laughs): only XML's own five.
+    const laughs =
+      '<?xml version="1.0"?><!DOCTYPE w [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>' +
+      `<worksheet><sheetData>${HEADER_ROW}<row r="2"><c r="A2" t="inlineStr"><is><t>&b;</t></is></c></row></sheetData></worksheet>`
+    const entity = await upload(client, admin, workbookWith(parts, [part(SHEET, laughs)]), 'u.xlsx')
+    assertValidationError(assert, entity, ['file'])
+    assert.equal(await count(), before)
+    // Within the bounds, the same shapes read.
+    const within = `${okay}${'<x>'.repeat(10)}${'</x>'.repeat(10)}<row r="3" a="1" b="2"/>`
+    const read = await upload(
+      client,
+      admin,
+      workbookWith(parts, [part(SHEET, sheetXml(within))]),
+      'u.xlsx',
+      true
+    )
+    read.assertStatus(200)
+    assert.equal(read.body().data.rows, 1)
+  })
+
   test('the central directory: at most 1,000 entries, 100:1 per large entry, 50 MB in all', async ({
     client,
     assert,

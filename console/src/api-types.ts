@@ -662,7 +662,7 @@ export interface paths {
         put?: never;
         /**
          * Import administrators from a CSV or XLSX file (all or nothing; dry run by default)
-         * @description multipart/form-data, the file in the part `file` (<= 10,000 rows, <= 5 MB; columns as in the template). Every row passes what POST /api/admin/users checks, grant rule and data scope included; problems come per row as `{ row, field, code, message }`. With `dryRun=false` and no problem, every account is created with a generated password (returned once here, to be changed at the first sign-in); with a problem nothing is written: 403 when a row is refused by the grant rule or scope, else 422.
+         * @description multipart/form-data, the file in the part `file` (<= 10,000 rows, <= 5 MB, cells <= 32 KB; an XLSX unpacks to <= 50 MB, else 413; columns as in the template). Every row passes what POST /api/admin/users checks, grant rule and data scope included; problems come per row as `{ row, field, code, message }`. With `dryRun=false` and no problem, every account is created with a generated password (returned once here, to be changed at the first sign-in); with a problem nothing is written: 403 when a row is refused by the grant rule or scope, else 422.
          */
         post: operations["admin.users.import"];
         delete?: never;
@@ -4407,6 +4407,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             default: components["responses"]["Error"];
         };

@@ -58,8 +58,9 @@ export default class UsersController {
     import: {
       summary: 'Import administrators from a CSV or XLSX file (all or nothing; dry run by default)',
       description:
-        'multipart/form-data, the file in the part `file` (<= 10,000 rows, <= 5 MB; columns as ' +
-        'in the template). Every row passes what POST /api/admin/users checks, grant rule and ' +
+        'multipart/form-data, the file in the part `file` (<= 10,000 rows, <= 5 MB, cells <= ' +
+        '32 KB; an XLSX unpacks to <= 50 MB, else 413; columns as in the template). Every row ' +
+        'passes what POST /api/admin/users checks, grant rule and ' +
         'data scope included; problems come per row as `{ row, field, code, message }`. With ' +
         '`dryRun=false` and no problem, every account is created with a generated password ' +
         '(returned once here, to be changed at the first sign-in); with a problem nothing is ' +
@@ -67,7 +68,7 @@ export default class UsersController {
       query: importUsersValidator,
       upload: { field: 'file' },
       data: importResultSchema,
-      errors: [409],
+      errors: [409, 413],
     },
     importTemplate: {
       summary: 'The import template (CSV)',

@@ -4,9 +4,8 @@ import { Zip, type AsyncFlateStreamHandler, type ZipInputFile } from 'fflate'
 
 /**
  * A streaming writer of one-sheet XLSX workbooks (SpreadsheetML, ECMA-376 part 1), for the list
- * exports (app/services/admin/list_export.ts). The ZIP container is fflate's streaming `Zip`
- * (already in the production tree: read-excel-file reads the imports with it); the deflate is
- * Node's zlib (native, run on the thread pool: about 4x fflate's pure-JS deflate, and the event
+ * exports (app/services/admin/list_export.ts). The ZIP container is fflate's streaming `Zip`;
+ * the deflate is Node's zlib (native, run on the thread pool: about 4x fflate's pure-JS deflate, and the event
  * loop stays free). The sheet is deflated as its rows come, each batch's compressed bytes
  * handed on before the next batch is read, so a 100k-row file is never held in memory. A
  * general workbook library (exceljs: 194 packages, 53 MB installed) was the alternative.

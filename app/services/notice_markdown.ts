@@ -29,7 +29,7 @@ markdown.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 const defaultImage = markdown.renderer.rules.image!
 markdown.renderer.rules.image = (tokens, idx, options, env, self) => {
   const token = tokens[idx]
-  const src = token.attrGet('src') ?? ''
+  const src = String(token.attrGet('src') ?? '')
   if (/^data:image\//i.test(src)) return defaultImage(tokens, idx, options, env, self)
   const alt = escapeHtml(self.renderInlineAsText(token.children ?? [], options, env) || src)
   // Inside a link (`[![alt](src)](href)`) the alt text alone: links do not nest.

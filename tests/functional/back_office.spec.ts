@@ -252,7 +252,7 @@ test.group('Notices', (group) => {
     )
   })
 
-  test('a remote image is a link, never an <img> a reader\'s browser would fetch', async ({
+  test("a remote image is a link, never an <img> a reader's browser would fetch", async ({
     client,
     assert,
   }) => {

@@ -1,5 +1,5 @@
 import vine from '@vinejs/vine'
-import { email } from '#validators/admin/user'
+import { email, nickname } from '#validators/admin/user'
 
 /**
  * PUT /api/auth/profile: what an administrator may change about themselves. The account name,
@@ -7,6 +7,6 @@ import { email } from '#validators/admin/user'
  * permission changes those (PUT /api/admin/users/:id).
  */
 export const updateProfileValidator = vine.create({
-  nickname: vine.string().trim().minLength(1).maxLength(64).optional(),
+  nickname: nickname().minLength(1).optional(),
   email: email(),
 })

@@ -40,14 +40,17 @@ export const line = (max: number) =>
     .maxLength(max)
     .use(controlCharacters({ lines: false }))
 
-/** Text of several lines (tabs and line feeds; CRLF and CR become LF), trimmed. */
-export const lines = (max: number) =>
-  vine
+/**
+ * Text of several lines (tabs and line feeds; CRLF and CR become LF), trimmed unless told
+ * otherwise (a parameter's value is kept as given).
+ */
+export const lines = (max: number, { trim = true } = {}) => {
+  const text = vine
     .string()
     .parse((value) => (typeof value === 'string' ? value.replace(/\r\n?/g, '\n') : value))
-    .trim()
-    .maxLength(max)
-    .use(controlCharacters({ lines: true }))
+  if (trim) text.trim()
+  return text.maxLength(max).use(controlCharacters({ lines: true }))
+}
 
 /** A token, code or identifier, as given. */
 export const token = (max: number) =>

@@ -11,7 +11,7 @@ import { line, lines } from '#validators/text'
  */
 export const PARAM_KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/
 /** May span lines (a JSON value, a text block); other control characters are refused. */
-const value = () => lines(10_000)
+const value = () => lines(10_000, { trim: false })
 
 export const listParamsValidator = vine.create({
   ...pageFields,

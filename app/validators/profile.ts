@@ -1,5 +1,5 @@
 import vine from '@vinejs/vine'
-import { email } from '#validators/admin/user'
+import { email, nickname } from '#validators/admin/user'
 import { PASSWORD_MAX } from '#resources/users'
 
 /**
@@ -8,7 +8,7 @@ import { PASSWORD_MAX } from '#resources/users'
  * permission changes those (PUT /api/admin/users/:id).
  */
 export const updateProfileValidator = vine.create({
-  nickname: vine.string().trim().minLength(1).maxLength(64).optional(),
+  nickname: nickname().minLength(1).optional(),
   email: email(),
   /** Required when `email` changes (app/services/profile_service.ts). */
   currentPassword: vine.string().minLength(1).maxLength(PASSWORD_MAX).optional(),

@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
 import { ARTICLE_CATEGORIES } from '#models/article'
+import { line, token } from '#validators/text'
 
 /**
  * Request shape of the public article endpoints. Only the shape is checked here; what may be shown
@@ -79,11 +80,8 @@ export const listArticlesValidator = vine.create({
     .withoutDecimals()
     .range([1, PAGE_SIZE_MAX])
     .optional(),
-  keyword: vine
-    .string()
-    .trim()
+  keyword: line(KEYWORD_MAX_LENGTH)
     .minLength(KEYWORD_MIN_LENGTH)
-    .maxLength(KEYWORD_MAX_LENGTH)
     // Blank or whitespace-only: no filter.
     .parse((value: unknown) => (typeof value === 'string' && !value.trim() ? undefined : value))
     .optional(),
@@ -97,9 +95,5 @@ export const listArticlesValidator = vine.create({
  * NUL bytes with an error, which would otherwise surface as a 500).
  */
 export const showArticleValidator = vine.create({
-  slug: vine
-    .string()
-    .maxLength(SLUG_MAX_LENGTH)
-    // eslint-disable-next-line no-control-regex
-    .regex(/^[^\u0000-\u001f\u007f]+$/),
+  slug: token(SLUG_MAX_LENGTH).minLength(1),
 })

@@ -77,3 +77,13 @@ export const lockNoticeMail = (account: string, failures: number, addresses: str
       'unique one once you are in, set up a second factor, and tell an administrator.',
     { link: `${appUrl()}/#/login`, label: 'Open the sign-in page' },
   ])
+
+export const secondStepNoticeMail = (account: string, address: string, link: string) =>
+  compose('your password was used', [
+    `The password of the account ${account} was used to sign in from ${address}; the second ` +
+      'step (your code or passkey) stopped it.',
+    'If this was you (a mistyped code), ignore this mail. If it was not, someone knows your ' +
+      'password: choose a new one. That signs out every session and browser of the account.',
+    { link, label: 'Choose a new password' },
+    'The link works once, for 15 minutes; later, use "Forgot password?" on the sign-in page.',
+  ])

@@ -1,9 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
-import type {
-  QueryClientContract,
-  TransactionClientContract,
-} from '@adonisjs/lucid/types/database'
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import logger from '@adonisjs/core/services/logger'
 import { ApiException } from '#exceptions/api_exception'
 import { endDeviceSessions } from '#auth/sessions'
@@ -143,16 +140,27 @@ function sameDeviceRace(row: RotatedRow, client: DeviceClient) {
   )
 }
 
-async function recordRace(userId: number, deviceId: string, client: DeviceClient & { account?: string }) {
+async function recordRace(
+  userId: number,
+  deviceId: string,
+  client: DeviceClient & { account?: string }
+) {
   logger.warn(
     { event: 'device_token.raced', userId, deviceId, ip: client.ip },
     'device token presented again just after its rotation, from the same browser: not revoked'
   )
-  await recordLogin({ ...client, account: client.account ?? (await accountOf(userId)), userId, outcome: 'device_token_raced' })
+  await recordLogin({
+    ...client,
+    account: client.account ?? (await accountOf(userId)),
+    userId,
+    outcome: 'device_token_raced',
+  })
 }
 
-const accountOf = async (userId: number) =>
-  String((await db.from('users').where('id', userId).select('account').first())?.account ?? '')
+async function accountOf(userId: number) {
+  const row = await db.from('users').where('id', userId).select('account').first()
+  return String(row?.account ?? '')
+}
 
 /**
  * A sign-in from the device: its next token (the presented one becomes `previous_hash`), last use
@@ -235,11 +243,7 @@ export async function devicesOf(userId: number) {
  * disabled account ends every session itself).
  */
 export type RevokeReason =
-  | 'logout'
-  | 'device_deleted'
-  | 'password_changed'
-  | 'account_disabled'
-  | 'device_token_reused'
+  'logout' | 'device_deleted' | 'password_changed' | 'account_disabled' | 'device_token_reused'
 export type Revocation = Partial<DeviceClient> & { reason: RevokeReason; account?: string }
 
 const OUTCOME = {

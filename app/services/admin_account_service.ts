@@ -103,7 +103,11 @@ async function storePassword(
     user.passwordChangedAt = DateTime.now()
     await user.save()
     await rememberPassword(trx, user.id, digest)
-    await revokeDevices(user.id, trx, { reason: 'password_changed', account: user.account, ...from })
+    await revokeDevices(user.id, trx, {
+      reason: 'password_changed',
+      account: user.account,
+      ...from,
+    })
     await endSessionsOf(user.id, 'password_changed', trx)
     await alsoInTransaction?.(trx)
   })

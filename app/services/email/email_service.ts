@@ -140,14 +140,20 @@ export async function resetPasswordWithLink(token: string, password: string, cli
   const userId = await findLink(token, 'password_reset')
   const user = userId ? await User.find(userId) : null
   if (!user || !user.isEnabled) throw emailTokenInvalid()
-  await setPassword(user, password, 'password', async (trx) => {
-    await spendLink(trx, token, 'password_reset', user.id)
-    await recordAudit(trx, ownSource(user, client, 'own:password-reset'), {
-      targetType: 'user',
-      targetId: user.id,
-      changes: { password: [MASKED, MASKED] },
-    })
-  }, client)
+  await setPassword(
+    user,
+    password,
+    'password',
+    async (trx) => {
+      await spendLink(trx, token, 'password_reset', user.id)
+      await recordAudit(trx, ownSource(user, client, 'own:password-reset'), {
+        targetType: 'user',
+        targetId: user.id,
+        changes: { password: [MASKED, MASKED] },
+      })
+    },
+    client
+  )
   await recordLogin({
     ...client,
     account: user.account,

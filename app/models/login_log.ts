@@ -14,8 +14,14 @@ export const LOGIN_OUTCOMES = [
   'mfa_failed',
   'mfa_token_invalid',
   'recovery_code_used',
-  // A superseded device token presented again: every device of the account was revoked.
+  // A superseded device token presented again: every device of the account was revoked; or by the
+  // device itself just after its rotation (two tabs): nothing revoked (docs/front-door.md).
   'device_token_reused',
+  'device_token_raced',
+  // Device tokens revoked (app/auth/device_tokens.ts): one (logout forgetting it, deleted by its
+  // owner); every one of the account (password changed or reset, account disabled).
+  'device_revoked',
+  'devices_revoked',
   // Email (docs/email.md): a reset or device link mailed; a password reset through one; a browser
   // enrolled through one.
   'reset_link_sent',

@@ -11,7 +11,7 @@ import { type LimitKey, consume, countFailure } from '#auth/limits'
 import { ipKey } from '#auth/login_limiter'
 import { recordLogin } from '#auth/login_log'
 import { issueDeviceToken } from '#auth/device_tokens'
-import type { CeilingReached } from '#auth/login_service'
+import type { CeilingReached, SecondStepFailed } from '#auth/login_service'
 import {
   type LinkPurpose,
   checkCode,
@@ -40,6 +40,7 @@ import {
   lockNoticeMail,
   passwordResetMail,
   resetNoticeMail,
+  secondStepNoticeMail,
   verifyCodeMail,
 } from '#services/email/mails'
 
@@ -62,8 +63,22 @@ const codeKey = (userId: number): LimitKey => ({
   requests: 3,
   seconds: MAIL_WINDOW,
 })
+/**
+ * The notice of a refused second step: one per account per day. The password is known either way;
+ * the first mail says so, more would add nothing but noise (and a reset link each).
+ */
+const SECOND_STEP_NOTICE_WINDOW = 24 * 60 * 60
+const secondStepNoticeKey = (userId: number): LimitKey => ({
+  key: `mail_second_step_${userId}`,
+  requests: 1,
+  seconds: SECOND_STEP_NOTICE_WINDOW,
+})
 /** One key of each allowance and window above (tests create their limiters first). */
-export const mailLimitSamples = () => [linkKey('device_link', ''), codeKey(0)]
+export const mailLimitSamples = () => [
+  linkKey('device_link', ''),
+  codeKey(0),
+  secondStepNoticeKey(0),
+]
 
 /** Spends one allowance; false when none is left (the limiter's refusal), else its count. */
 async function take(limit: LimitKey) {
@@ -143,14 +158,20 @@ export async function resetPasswordWithLink(token: string, password: string, cli
   const userId = await findLink(token, 'password_reset')
   const user = userId ? await User.find(userId) : null
   if (!user || !user.isEnabled) throw emailTokenInvalid()
-  await setPassword(user, password, 'password', async (trx) => {
-    await spendLink(trx, token, 'password_reset', user.id)
-    await recordAudit(trx, ownSource(user, client, 'own:password-reset'), {
-      targetType: 'user',
-      targetId: user.id,
-      changes: { password: [MASKED, MASKED] },
-    })
-  })
+  await setPassword(
+    user,
+    password,
+    'password',
+    async (trx) => {
+      await spendLink(trx, token, 'password_reset', user.id)
+      await recordAudit(trx, ownSource(user, client, 'own:password-reset'), {
+        targetType: 'user',
+        targetId: user.id,
+        changes: { password: [MASKED, MASKED] },
+      })
+    },
+    client
+  )
   await recordLogin({
     ...client,
     account: user.account,
@@ -313,5 +334,25 @@ export function noticeLock({ userId, ip, windowEndsIn }: CeilingReached, logger:
     const failures = adminAuthConfig.limits.loginAccountCap
     await sendMail(user.email!, lockNoticeMail(user.account, failures, addresses))
     logger.warn({ event: 'mail.lock_notice.sent', userId, addresses: count }, 'lock notice sent')
+  })
+}
+
+/**
+ * A right password's second step was refused (login_service.ts emits `auth:second_step_failed`;
+ * start/events.ts): the owner of a verified address is told, after the answer, once per account
+ * per SECOND_STEP_NOTICE_WINDOW (the allowance is spent first, so a flood of wrong codes costs one
+ * store write each and one mail), from which address, with a password-reset link (the reset ends
+ * every session and device).
+ */
+export function noticeSecondStep({ userId, ip }: SecondStepFailed, logger: Logger) {
+  if (!mailEnabled()) return
+  afterAnswer('mail.second_step_notice', async () => {
+    if (!(await take(secondStepNoticeKey(userId)))) return
+    const user = await User.find(userId)
+    if (!user || !user.isEnabled || !user.emailVerified) return
+    const token = await issueLink(user.id, 'password_reset')
+    const link = consoleLink(LINKS.password_reset.route, token)
+    await sendMail(user.email!, secondStepNoticeMail(user.account, ip, link))
+    logger.warn({ event: 'mail.second_step_notice.sent', userId, ip }, 'second step notice sent')
   })
 }

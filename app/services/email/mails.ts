@@ -99,3 +99,14 @@ export const resetNoticeMail = (account: string) =>
     'If you did not change the address, use the undo link we mailed to this address when it was ' +
       'changed (it works for 7 days), or tell an administrator at once.',
   ])
+
+/** After a right password and a refused second step (docs/email.md, one per day). */
+export const secondStepNoticeMail = (account: string, address: string, link: string) =>
+  compose('your password was used', [
+    `The password of the account ${account} was used to sign in from ${address}; the second ` +
+      'step (your code or passkey) stopped it.',
+    'If this was you (a mistyped code), ignore this mail. If it was not, someone knows your ' +
+      'password: choose a new one. That signs out every session and browser of the account.',
+    { link, label: 'Choose a new password' },
+    'The link works once, for 15 minutes; later, use "Forgot password?" on the sign-in page.',
+  ])

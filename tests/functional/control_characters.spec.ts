@@ -3,7 +3,7 @@ import type { ApiResponse } from '@japa/api-client'
 import User from '#models/user'
 import Notice from '#models/notice'
 import { isolate } from '#tests/helpers/database'
-import { createAdmin, superAdminUser } from '#tests/helpers/auth'
+import { TEST_PASSWORD, createAdmin, superAdminUser } from '#tests/helpers/auth'
 
 /*
 | Issue 50 (R4-8): control characters never reach a mail, a header or a stored name
@@ -62,7 +62,7 @@ test.group('Control characters refused in names, emails and header text', (group
     // Still accepted: a plain address, and surrounding blanks are trimmed.
     const fine = await client
       .put('/api/auth/profile')
-      .json({ email: ' ada@example.com\n' })
+      .json({ email: ' ada@example.com\n', currentPassword: TEST_PASSWORD })
       .loginAs(user)
     fine.assertStatus(200)
     await user.refresh()

@@ -10,7 +10,7 @@
 # The Debian tarball is cached in ~/.cache/adonis-rbac-container (delete it to rebuild it), Node in
 # bin/node24.sh's cache. Settings: CONTAINER_APP_PORT (3443), CONTAINER_PG_DB (adonis_rbac_container,
 # dropped and created). podman runs with runc (crun refuses this kernel's hybrid cgroups), host
-# networking and ulimits no higher than the CI machine allows.
+# networking and the ulimits of the shell that runs it (raising them is refused).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -41,7 +41,11 @@ if [ -n "$missing" ]; then
 fi
 # No systemd, no journald, no bridge network here; the ulimits are the machine's.
 podman=(podman --runtime runc --cgroup-manager cgroupfs --events-backend file)
-limits=(--ulimit nofile=1024:1024 --ulimit nproc=1024:1024)
+# podman's default ulimits are above what this machine allows (refused): open files at the
+# shell's own hard limit (npm ci opens many at once), processes at 1024.
+files=$(ulimit -Hn)
+[ "$files" = unlimited ] && files=1048576
+limits=(--ulimit "nofile=$files:$files" --ulimit nproc=1024:1024)
 
 rm -rf "$WORK"
 mkdir -p "$WORK" "$CACHE" "$HOME/.npm"
@@ -174,8 +178,7 @@ echo "$sqlite_out (exit $status)"
 say "the server: node as PID 1 (exec form, no --init), /api/health, HEALTHCHECK"
 cleanup() { "${podman[@]}" rm -f -t 0 "$NAME" >/dev/null 2>&1 || true; }
 trap cleanup EXIT
-# The image's HEALTHCHECK kept, its timer off (no systemd here): run once below by hand.
-"${podman[@]}" run -d --name "$NAME" --network host "${limits[@]}" --health-interval disable \
+"${podman[@]}" run -d --name "$NAME" --network host "${limits[@]}" --no-healthcheck \
   --env-file "$WORK/app.env" "$IMAGE" >/dev/null
 health=""
 for _ in $(seq 1 60); do
@@ -189,7 +192,12 @@ curl -s "http://127.0.0.1:$APP_PORT/api/health"; echo
 pid1=$("${podman[@]}" exec "$NAME" sh -c 'tr "\0" " " </proc/1/cmdline')
 echo "PID 1: $pid1"
 case "$pid1" in "node "*"bin/server.js"*) ;; *) echo "PID 1 is not node"; exit 1 ;; esac
-"${podman[@]}" healthcheck run "$NAME" && echo "HEALTHCHECK: healthy"
+# The image's HEALTHCHECK command, run in the container as the runtime runs it (podman's own
+# timer needs systemd, absent here).
+mapfile -t check < <("${podman[@]}" image inspect "$IMAGE" |
+  node -e 'for (const word of JSON.parse(require("fs").readFileSync(0, "utf8"))[0].Healthcheck?.Test ?? []) console.log(word)')
+[ "${check[0]:-}" = CMD ] || { echo "no HEALTHCHECK in exec form in the image: ${check[*]}"; exit 1; }
+"${podman[@]}" exec "$NAME" "${check[@]:1}" && echo "HEALTHCHECK (${check[*]:1:2} ...): healthy"
 
 say "the seeded administrator signs in through the container (captcha pow + slider, login, me)"
 node --import @poppinss/ts-exec tests/deploy/container_sign_in.ts \

@@ -76,7 +76,11 @@ export default defineConfig({
     forceExit: false,
   },
 
-  metaFiles: [{ pattern: 'resources/lang/**/*.json', reloadServer: true }],
+  metaFiles: [
+    { pattern: 'resources/lang/**/*.json', reloadServer: true },
+    // The Node version check of bin/server.js and bin/console.js (plain JavaScript, not compiled).
+    { pattern: 'bin/node_version.js', reloadServer: false },
+  ],
 
   hooks: {
     init: [

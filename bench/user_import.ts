@@ -1,6 +1,8 @@
 /*
 | User import at 10,000 rows (docs/admin-modules.md, "User import"): time, server CPU and the
-| server's peak RSS of a dry run and of a real import of one generated CSV.
+| server's peak RSS of a dry run (CSV, and the same rows as XLSX), of a real import refused by its
+| last row (an account that exists: every row checked, no password hashed) and of a real import of
+| one generated CSV.
 |   node --import @poppinss/ts-exec bench/user_import.ts        (npm run bench:import)
 | A server of its own on SQLite (IMPORT_DB=pg: PostgreSQL, database adonis_rbac_bench_import,
 | recreated), NODE_ENV=test settings (a cheap proof of work); IMPORT_ROWS (default 10000).
@@ -11,6 +13,7 @@ import { login } from './client.js'
 import { answerOf, ensurePgDatabase, openDb, pgConnection, type DbConfig } from './db.js'
 import { freePort, waitUntilUp } from './http.js'
 import { cpuMsOf, rssMbOf } from './processes.js'
+import { xlsx } from '#tests/helpers/xlsx'
 
 const ROOT = new URL('..', import.meta.url).pathname
 const DB_FILE = 'tmp/bench-import.sqlite3'
@@ -54,15 +57,27 @@ const url = `http://127.0.0.1:${port}`
 await waitUntilUp(url, '/api/health/live')
 const token = await login(url, (id) => answerOf(db, id), 'admin', PASSWORD)
 
-const csv = [
-  'account,nickname,email,deptId,roles,status',
-  ...Array.from({ length: ROWS }, (_, i) => `imp${i},Imp ${i},imp${i}@example.test,,,enabled`),
-].join('\r\n')
+const header = ['account', 'nickname', 'email', 'deptId', 'roles', 'status']
+const rows = Array.from({ length: ROWS }, (_, i) => [
+  `imp${i}`,
+  `Imp ${i}`,
+  `imp${i}@example.test`,
+  '',
+  '',
+  'enabled',
+])
+const csvOf = (lines: string[][]) => [header, ...lines].map((cells) => cells.join(',')).join('\r\n')
+const csv = csvOf(rows)
+// The last row names the seeded administrator: refused (422) after every row was checked.
+const refusedCsv = csvOf([...rows.slice(0, -1), ['admin', '', '', '', '', 'enabled']])
+const book = xlsx([header, ...rows], { sharedStrings: true })
+const CSV = { type: 'text/csv', name: 'users.csv' }
+const XLSX = { type: 'application/octet-stream', name: 'users.xlsx' }
 
 /** One import request: its status, wall ms, server CPU ms and the server's peak RSS (MB). */
-async function measure(dryRun: boolean) {
+async function measure(dryRun: boolean, file: string | Buffer = csv, kind = CSV) {
   const form = new FormData()
-  form.append('file', new Blob([csv], { type: 'text/csv' }), 'users.csv')
+  form.append('file', new Blob([file], { type: kind.type }), kind.name)
   const cpuBefore = cpuMsOf(child.pid!)
   let peak = rssMbOf(child.pid!)
   const sampler = setInterval(() => (peak = Math.max(peak, rssMbOf(child.pid!))), 25)
@@ -87,6 +102,8 @@ async function measure(dryRun: boolean) {
 try {
   const idle = Math.round(rssMbOf(child.pid!))
   const dry = await measure(true)
+  const xlsxDry = await measure(true, book, XLSX)
+  const refused = await measure(false, refusedCsv)
   const real = await measure(false)
   const [{ total }] = await db.query(
     "SELECT count(*) AS total FROM users WHERE account LIKE 'imp%'"
@@ -97,6 +114,8 @@ try {
       rows: ROWS,
       idleRssMb: idle,
       dry,
+      xlsxDry,
+      refused,
       real,
       imported: Number(total),
     })

@@ -1,6 +1,9 @@
 /*
 | Ace entrypoint: boots the command-line framework (commands start the app only when they ask to).
 */
+// First: on an older Node, one line and exit 1 before any native module loads.
+import './node_version.js'
+
 await import('reflect-metadata')
 const { Ignitor, prettyPrintError } = await import('@adonisjs/core')
 

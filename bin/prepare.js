@@ -4,18 +4,13 @@
 |                                              migrates and seeds the SQLite database (prints the
 |                                              first admin's login when it is created)
 |   node bin/prepare.js --test  (npm test)     only checks that Node is recent enough
+|                                              (bin/node_version.js)
 */
+import './node_version.js'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 
-const major = Number(process.versions.node.split('.')[0])
-if (major < 24) {
-  console.error(
-    `Node ${process.versions.node} is too old: AdonisJS v7 needs Node 24 (run ". bin/node24.sh" first).`
-  )
-  process.exit(1)
-}
 if (process.argv.includes('--test')) process.exit(0)
 
 mkdirSync('tmp', { recursive: true })

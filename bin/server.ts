@@ -1,6 +1,9 @@
 /*
 | HTTP server entrypoint (`node ace serve` in development, `node bin/server.js` after `node ace build`).
 */
+// First: on an older Node, one line and exit 1 before any native module loads.
+import './node_version.js'
+
 await import('reflect-metadata')
 const { Ignitor, prettyPrintError } = await import('@adonisjs/core')
 const { createApiServer } = await import('#start/http_server')

@@ -1,8 +1,26 @@
 import { mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
 import { defineConfig } from '@adonisjs/lucid'
+
+/**
+ * better-sqlite3 is an optional dependency: `npm install` brings it (SQLite, the zero-setup default),
+ * a PostgreSQL-only install (`npm uninstall better-sqlite3 --omit=dev` in build/, as the container
+ * image does) leaves it out, and with DB_CONNECTION=pg nothing loads it (knex loads a driver only when its connection is
+ * first used). With SQLite chosen and the package missing: one line, not knex's stack trace.
+ */
+if (env.get('DB_CONNECTION', 'sqlite') === 'sqlite') {
+  try {
+    createRequire(import.meta.url).resolve('better-sqlite3')
+  } catch {
+    console.error(
+      'DB_CONNECTION=sqlite needs the optional package better-sqlite3, which this install left out: run `npm install` (optional dependencies included) or set DB_CONNECTION=pg'
+    )
+    process.exit(1)
+  }
+}
 
 const sqliteFile = app.makePath(env.get('SQLITE_FILE', 'tmp/db.sqlite3'))
 // A fresh clone has no tmp/ yet; SQLite creates the file, not its folder.

@@ -5,6 +5,9 @@
 import { Env } from '@adonisjs/core/env'
 import proxyAddr from 'proxy-addr'
 
+/** The languages `node ace db:seed` names things in (SEED_LOCALE; database/seed_locale.ts). */
+export const SEED_LOCALES = ['en', 'zh-CN'] as const
+
 /** The TRUSTED_PROXIES list: comma-separated, blanks ignored. */
 export const trustedProxyList = (value?: string) =>
   (value ?? '')
@@ -159,5 +162,6 @@ export default await Env.create(new URL('../', import.meta.url), {
   | First administrator created by `node ace db:seed`
   */
   ADMIN_ACCOUNT: Env.schema.string.optional(),
+  SEED_LOCALE: Env.schema.enum.optional(SEED_LOCALES),
   ADMIN_PASSWORD: Env.schema.string.optional(),
 })

@@ -4,8 +4,9 @@
 import router from '@adonisjs/core/services/router'
 import server from '@adonisjs/core/services/server'
 import { HttpRequest, RequestValidator } from '@adonisjs/core/http'
-import { bodyShapeError } from '#core/body_shape'
-import { i18nOf } from '#exceptions/messages'
+import { errors as vineErrors } from '@vinejs/vine'
+import { bodyShapeProblems } from '#core/body_shape'
+import { i18nOf, localeOf, messageOf } from '#exceptions/messages'
 import env from '#start/env'
 import { corsOrigins } from '#config/cors'
 
@@ -15,15 +16,37 @@ server.errorHandler(() => import('#exceptions/handler'))
 RequestValidator.messagesProvider = (ctx) => i18nOf(ctx).createMessagesProvider()
 
 /**
- * `request.validateUsing` holds the body to the shape its validator declares first (unknown
- * keys, null, a non-object body: app/core/body_shape.ts). It runs where the action validates,
- * after authentication, so a caller without a token still gets its 401. A validation of given
- * `data` (a query string, a param) is left as VineJS does it.
+ * `request.validateUsing` holds the body to the shape its validator declares too (unknown keys,
+ * null, a non-object body: app/core/body_shape.ts); one 422 lists those problems and VineJS's for
+ * the other fields. It runs where the action validates, after authentication, so a caller
+ * without a token still gets its 401. A validation of given `data` (a query string, a param) is
+ * VineJS's alone.
  */
-HttpRequest.macro('validateUsing', function (this: HttpRequest, validator: any, options?: any) {
-  const error = options?.data ? null : bodyShapeError(validator, this.body())
-  if (error) return Promise.reject(error)
-  return new RequestValidator(this.ctx!).validateUsing(validator, options)
+HttpRequest.macro('validateUsing', async function (
+  this: HttpRequest,
+  validator: any,
+  options?: any
+) {
+  const validating = new RequestValidator(this.ctx!).validateUsing(validator, options)
+  const problems = options?.data ? [] : bodyShapeProblems(validator, this.body())
+  if (problems.length === 0) return validating
+  const others: { field: string }[] = await validating.then(
+    () => [],
+    (error) => {
+      if (error instanceof vineErrors.E_VALIDATION_ERROR) return error.messages
+      throw error // a data-store error in an async rule is no validation answer
+    }
+  )
+  const locale = localeOf(this.ctx!)
+  const named = new Set(problems.map((problem) => problem.field))
+  throw new vineErrors.E_VALIDATION_ERROR([
+    ...problems.map(({ field, key, rule }) => ({
+      field,
+      rule,
+      message: messageOf(key, { field }, locale),
+    })),
+    ...(problems[0].rule === 'object' ? [] : others.filter((entry) => !named.has(entry.field))),
+  ])
 } as any)
 
 /**

@@ -9,6 +9,10 @@
 */
 import router from '@adonisjs/core/services/router'
 import { controllers } from '#generated/controllers'
+import { ID_PARAM, NUMERIC_PARAMS } from '#core/route_ids'
+
+// Every numeric route parameter, on every route below: a positive int4, else 404 (app/core/route_ids.ts).
+for (const name of NUMERIC_PARAMS) router.where(name, ID_PARAM)
 
 router.get('/api/health/live', [controllers.Health, 'live']).as('health.live')
 router.get('/api/health/ready', [controllers.Health, 'ready']).as('health.ready')

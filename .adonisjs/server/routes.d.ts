@@ -18,6 +18,7 @@ export type ScannedRoutes = {
     'auth.features': { paramsTuple?: []; params?: {} }
     'auth.password.forgot': { paramsTuple?: []; params?: {} }
     'auth.password.reset': { paramsTuple?: []; params?: {} }
+    'auth.email.undo': { paramsTuple?: []; params?: {} }
     'auth.devices.request': { paramsTuple?: []; params?: {} }
     'auth.devices.enrol': { paramsTuple?: []; params?: {} }
     'auth.login.secondStep': { paramsTuple?: []; params?: {} }
@@ -238,6 +239,7 @@ export type ScannedRoutes = {
     'auth.login': { paramsTuple?: []; params?: {} }
     'auth.password.forgot': { paramsTuple?: []; params?: {} }
     'auth.password.reset': { paramsTuple?: []; params?: {} }
+    'auth.email.undo': { paramsTuple?: []; params?: {} }
     'auth.devices.request': { paramsTuple?: []; params?: {} }
     'auth.devices.enrol': { paramsTuple?: []; params?: {} }
     'auth.login.secondStep': { paramsTuple?: []; params?: {} }

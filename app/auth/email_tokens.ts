@@ -7,18 +7,23 @@ import { ApiException } from '#exceptions/api_exception'
 /**
  * Single-use secrets sent by mail (table email_tokens; docs/email.md), stored hashed:
  *
- * - a LINK (`password_reset`, `device_link`): 256 random bits, SHA-256 stored (too many to
- *   enumerate: a fast hash keeps the lookup one indexed equality), 15 minutes, spent by one
- *   conditional UPDATE (one winner across requests and instances);
+ * - a LINK (`password_reset`, `device_link`, `email_undo`): 256 random bits, SHA-256 stored (too
+ *   many to enumerate: a fast hash keeps the lookup one indexed equality), 15 minutes (an undo:
+ *   7 days), spent by one conditional UPDATE (one winner across requests and instances);
  * - a CODE (`verify_email`): 6 digits for the address it was sent to, 10 minutes, dead after 5
  *   wrong tries. Stored as an HMAC keyed from APP_KEY: a million codes are no secret to a plain
  *   hash, so a dump alone must not give them away.
  *
  * Issuing one retires the account's earlier ones of the same purpose: only the latest mail works.
+ * Not so for `email_undo` (sent to the address an email change replaced, `email` = that address):
+ * each replaced address keeps its own link, so a later change cannot retire the owner's.
  */
-export const LINK_PURPOSES = ['password_reset', 'device_link'] as const
+export const LINK_PURPOSES = ['password_reset', 'device_link', 'email_undo'] as const
 export type LinkPurpose = (typeof LINK_PURPOSES)[number]
 export const LINK_TTL_MS = 15 * 60_000
+/** An undo link lives long enough for an owner back from a week away to find it. */
+export const UNDO_TTL_MS = 7 * 24 * 3600_000
+const ttlOf = (purpose: LinkPurpose) => (purpose === 'email_undo' ? UNDO_TTL_MS : LINK_TTL_MS)
 export const CODE_TTL_MS = 10 * 60_000
 export const CODE_MAX_TRIES = 5
 
@@ -47,34 +52,94 @@ async function retire(client: QueryClientContract, userId: number, purpose: stri
     .update({ used_at: now })
 }
 
-/** A new link for the account (the earlier ones of this purpose retired): the secret to mail. */
-export async function issueLink(userId: number, purpose: LinkPurpose) {
+/**
+ * A new link for the account (the earlier ones of this purpose retired, but for `email_undo`):
+ * the secret to mail. `email`: the address an undo restores. In the caller's transaction when
+ * given (the write it belongs to), else in one of its own.
+ */
+export async function issueLink(
+  userId: number,
+  purpose: LinkPurpose,
+  options: { client?: QueryClientContract; email?: string } = {}
+) {
   const token = randomBytes(32).toString('base64url')
   const now = Date.now()
-  await db.transaction(async (trx) => {
-    await retire(trx, userId, purpose, now)
-    await trx.table('email_tokens').insert({
+  const write = async (client: QueryClientContract) => {
+    if (purpose !== 'email_undo') await retire(client, userId, purpose, now)
+    await client.table('email_tokens').insert({
       purpose,
       user_id: userId,
       token_hash: sha256(token),
+      email: options.email ?? null,
       created_at: now,
-      expires_at: now + LINK_TTL_MS,
+      expires_at: now + ttlOf(purpose),
     })
-  })
+  }
+  await (options.client ? write(options.client) : db.transaction(write))
   return token
 }
 
-/** The account a live link of this purpose names, without spending it (null otherwise). */
-export async function findLink(token: string, purpose: LinkPurpose): Promise<number | null> {
+/** A live link of this purpose, without spending it (null otherwise). */
+export async function findLinkRow(token: string, purpose: LinkPurpose) {
   const row = await db
     .from('email_tokens')
     .where('token_hash', sha256(token))
     .where('purpose', purpose)
     .whereNull('used_at')
     .where('expires_at', '>', Date.now())
-    .select('user_id')
+    .select('id', 'user_id', 'email', 'created_at')
     .first()
-  return row ? Number(row.user_id) : null
+  if (!row) return null
+  return {
+    id: Number(row.id),
+    userId: Number(row.user_id),
+    email: row.email as string | null,
+    createdAt: Number(row.created_at),
+  }
+}
+
+/** The account a live link of this purpose names, without spending it (null otherwise). */
+export async function findLink(token: string, purpose: LinkPurpose): Promise<number | null> {
+  const row = await findLinkRow(token, purpose)
+  return row?.userId ?? null
+}
+
+/**
+ * After an undo (link `undoId`) in its transaction: every other live secret of the account that
+ * the change's author may hold dies: reset and device links, address codes, and the undo links
+ * of later changes (mailed to addresses that came after the restored one). Undo links of earlier
+ * changes stay: the oldest address, the owner's, always has the last word.
+ */
+export async function retireAfterUndo(client: QueryClientContract, userId: number, undoId: number) {
+  await client
+    .from('email_tokens')
+    .where('user_id', userId)
+    .whereNull('used_at')
+    .where((query) =>
+      query
+        .whereNot('purpose', 'email_undo')
+        .orWhere((later) => later.where('purpose', 'email_undo').where('id', '>', undoId))
+    )
+    .update({ used_at: Date.now() })
+}
+
+/**
+ * The addresses the account's email changes replaced since `since` (epoch ms) that still got an
+ * undo link (they were verified), but for `current`: a reset mail also tells them.
+ */
+export async function replacedAddresses(userId: number, since: number, current: string | null) {
+  const rows: { email: string | null }[] = await db
+    .from('email_tokens')
+    .where('user_id', userId)
+    .where('purpose', 'email_undo')
+    .where('created_at', '>=', since)
+    .distinct('email')
+  // One mail per mailbox: addresses differing in case only are one.
+  const byMailbox = new Map(
+    rows.flatMap((row) => (row.email ? [[row.email.toLowerCase(), row.email]] : []))
+  )
+  byMailbox.delete((current ?? '').toLowerCase())
+  return [...byMailbox.values()]
 }
 
 /**

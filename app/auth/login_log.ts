@@ -45,6 +45,7 @@ const ONE_ROW_EACH = new Set<LoginOutcome>([
   'recovery_code_used',
   'password_reset',
   'device_enrolled',
+  'email_change_undone',
 ])
 
 export async function recordLogin(attempt: LoginAttempt) {

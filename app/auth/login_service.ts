@@ -64,9 +64,12 @@ type Client = { ip: string; userAgent?: string }
 
 /** An account's ceiling was reached by this failure (`windowEndsIn`: seconds left in its window). */
 export type CeilingReached = { userId: number; ip: string; windowEndsIn: number }
+/** A right password's second step was refused (a wrong code or a refused passkey): from `ip`. */
+export type SecondStepFailed = { userId: number; ip: string }
 declare module '@adonisjs/core/types' {
   interface EventsList {
     'auth:ceiling_reached': CeilingReached
+    'auth:second_step_failed': SecondStepFailed
   }
 }
 type LoginInput = Client & {
@@ -111,23 +114,12 @@ async function limited<T>(logger: Logger, input: Client & { account: string }, w
   }
 }
 
-/** A superseded device token was presented: recorded before the 401 (device_tokens.ts). */
-const recordReuse =
-  (logger: Logger, input: Client & { account: string }) => async (userId: number) => {
-    logger.warn(
-      { event: 'device_token.reused', account: input.account, userId, ip: input.ip },
-      'superseded device token presented: every device of the account revoked'
-    )
-    await recordLogin({ ...input, userId, outcome: 'device_token_reused' })
-  }
-
-/** The device of a presented token (null without one, or for an unknown or foreign one). */
-export const deviceOf = (
-  token: string | undefined,
-  account: string,
-  logger: Logger,
-  client: Client
-) => (token ? findDevice(token, account, recordReuse(logger, { ...client, account })) : null)
+/**
+ * The device of a presented token (null without one, for an unknown or foreign one, or for the
+ * device's own race with itself); a reused token is recorded and refused (device_tokens.ts).
+ */
+export const deviceOf = (token: string | undefined, account: string, client: Client) =>
+  token ? findDevice(token, account, { ...client, account }) : null
 
 /**
  * A passkey assertion presented with the password (an owner's key through the ceiling): verified
@@ -173,7 +165,7 @@ const refusedPasskey = (assertion: Exclude<Assertion, { passkey: unknown }>) =>
  */
 export async function login(input: LoginInput, logger: Logger) {
   const { account, password, captchaToken, ip } = input
-  const device = await deviceOf(input.deviceToken, account, logger, input)
+  const device = await deviceOf(input.deviceToken, account, input)
   const passkey = input.passkey ? await ownerPasskey(input.passkey, input, logger) : null
   // The owner's key this attempt counts against alone (it passes the ceiling).
   const ownerKey = passkey ? passkeyKey(passkey.id) : device ? deviceKey(device.id) : null
@@ -280,7 +272,7 @@ async function signIn(
   options: { logger: Logger; outcome: LoginOutcome; remember?: boolean }
 ) {
   const { id: deviceId, token: deviceToken } = device
-    ? { id: device.id, token: await rotateDevice(device, client, options.remember) }
+    ? await rotateDevice(device, client, options.remember)
     : await issueDeviceToken(user.id, client, options.remember)
   // One statement: the previous sign-in and the failures since it move into their own columns.
   await db
@@ -366,13 +358,13 @@ async function liveMfaChallenge(input: Client & { mfaToken: string }, logger: Lo
 export const loginSecondStep = (
   input: SecondStepInput & { code?: string; recoveryCode?: string },
   logger: Logger
-) => secondStep(input, logger, codeCheck(input))
+) => secondStep(input, logger, codeCheck(input), false)
 
 /** Second login step with a passkey (POST /api/auth/login/passkey). */
 export const loginWithPasskey = (
   input: SecondStepInput & { response: AssertionInput },
   logger: Logger
-) => secondStep(input, logger, passkeyCheck(input.response))
+) => secondStep(input, logger, passkeyCheck(input.response), true)
 
 /**
  * Authentication options (POST /api/auth/login/passkey/options): with an mfaToken, the account's
@@ -407,18 +399,27 @@ export async function passkeyOptions(
  * or per (account, device) with a valid device token; keys of their own, login_limiter.ts) ->
  * the factor (a TOTP code, accepted once: its time step is spent; a recovery code, spent; or a
  * passkey assertion) -> the token is spent -> as a login. A refused factor counts against the
- * keys and the token (dead at the 5th).
+ * keys and the token (dead at the 5th), and the owner is told the password is known
+ * (`auth:second_step_failed`, start/events.ts). `ownerKey`: the factor is a passkey, an owner's
+ * key that passes the account's second-step ceiling as a device token does.
  */
-async function secondStep(input: SecondStepInput, logger: Logger, check: FactorCheck) {
+async function secondStep(
+  input: SecondStepInput,
+  logger: Logger,
+  check: FactorCheck,
+  ownerKey: boolean
+) {
   const { ip } = input
   const { challenge, user } = await liveMfaChallenge(input, logger)
   const account = user.account
-  const device = await deviceOf(input.deviceToken, account, logger, input)
+  const device = await deviceOf(input.deviceToken, account, input)
   // Wrong codes count per (account, address) and the account's second-step ceiling: someone
-  // else's wrong codes from another address never lock out the owner's mfaToken or device.
+  // else's wrong codes from another address never lock out the owner's mfaToken or device. The
+  // ceiling holds keyless code guessing only: a device token or a passkey (whose assertion no one
+  // guesses) passes it, as at the password step.
   const keys = device
     ? [mfaDeviceKey(device.id)]
-    : [mfaIpKey(ip), mfaAccountIpKey(user.id, ip), mfaCeilingKey(user.id)]
+    : [mfaIpKey(ip), mfaAccountIpKey(user.id, ip), ...(ownerKey ? [] : [mfaCeilingKey(user.id)])]
   const counted = device ? keys[0] : keys[1]
   const attempt = { ...input, account }
 
@@ -434,6 +435,7 @@ async function secondStep(input: SecondStepInput, logger: Logger, check: FactorC
     if (refusal) {
       await settleFailure(reservation)
       await failMfaChallenge(challenge)
+      emitter.emit('auth:second_step_failed', { userId: user.id, ip })
       logger.info({ event: 'login.mfa_failed', account, ip, outcome }, 'second step failed')
       await recordLogin({ ...attempt, userId: user.id, outcome })
       throw refusal

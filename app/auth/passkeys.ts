@@ -226,9 +226,14 @@ export async function removePasskey(trx: QueryClientContract, userId: number, id
   return true
 }
 
-/** Removes every passkey of the account (administrator's reset); how many there were. */
-export async function removePasskeys(trx: QueryClientContract, userId: number) {
-  const deleted = await trx.from('passkeys').where('user_id', userId).delete()
+/**
+ * Removes every passkey of the account (administrator's reset), or those registered since
+ * `since` (epoch ms: an undone email change); how many there were.
+ */
+export async function removePasskeys(trx: QueryClientContract, userId: number, since?: number) {
+  const rows = trx.from('passkeys').where('user_id', userId)
+  if (since !== undefined) rows.where('created_at', '>=', since)
+  const deleted = await rows.delete()
   await recount(trx, userId)
   return Number(Array.isArray(deleted) ? deleted[0] : deleted)
 }

@@ -1,3 +1,5 @@
+import type { Localized } from '#database/seed_locale'
+
 /**
  * The permission catalogue: every code a route may declare. The seeder creates a button node for
  * each one, and a test walks the router to check that every /api/admin route declares a code
@@ -92,30 +94,33 @@ export function isPermissionCode(code: string): code is PermissionCode {
   return (ALL_PERMISSION_CODES as readonly string[]).includes(code)
 }
 
-/** Human-readable names of the button nodes the seeder creates. */
-const ACTION_NAMES: Record<string, string> = {
-  'list': 'Query',
-  'create': 'Create',
-  'update': 'Edit',
-  'delete': 'Delete',
-  'reset-password': 'Reset password',
-  'assign-roles': 'Assign roles',
-  'assign-menus': 'Assign menus',
-  'unlock': 'Unlock',
-  'reset-2fa': 'Reset second factor',
-  'publish': 'Publish',
-  'export': 'Export',
-  'import': 'Import',
+/**
+ * Names of the button nodes the seeder creates, in each seed language (SEED_LOCALE). The console
+ * translates the English ones to the same Chinese (console/src/i18n/zh.ts, seededMenus).
+ */
+const ACTION_NAMES: Record<string, Localized> = {
+  'list': { 'en': 'Query', 'zh-CN': '查询' },
+  'create': { 'en': 'Create', 'zh-CN': '新增' },
+  'update': { 'en': 'Edit', 'zh-CN': '修改' },
+  'delete': { 'en': 'Delete', 'zh-CN': '删除' },
+  'reset-password': { 'en': 'Reset password', 'zh-CN': '重置密码' },
+  'assign-roles': { 'en': 'Assign roles', 'zh-CN': '分配角色' },
+  'assign-menus': { 'en': 'Assign menus', 'zh-CN': '分配菜单' },
+  'unlock': { 'en': 'Unlock', 'zh-CN': '解锁' },
+  'reset-2fa': { 'en': 'Reset second factor', 'zh-CN': '重置双重验证' },
+  'publish': { 'en': 'Publish', 'zh-CN': '发布' },
+  'export': { 'en': 'Export', 'zh-CN': '导出' },
+  'import': { 'en': 'Import', 'zh-CN': '导入' },
 }
 
 /** Where the verb alone would say too little. */
-const CODE_NAMES: Record<string, string> = {
-  [PERMISSIONS.session.forceLogout]: 'Force logout',
-  [PERMISSIONS.token.delete]: 'Revoke',
+const CODE_NAMES: Record<string, Localized> = {
+  [PERMISSIONS.session.forceLogout]: { 'en': 'Force logout', 'zh-CN': '强制下线' },
+  [PERMISSIONS.token.delete]: { 'en': 'Revoke', 'zh-CN': '撤销' },
 }
 
 export type MenuSeed = {
-  name: string
+  name: Localized
   type: 'directory' | 'menu' | 'button'
   path?: string
   component?: string
@@ -127,7 +132,7 @@ export type MenuSeed = {
 
 function buttons(group: Record<string, string>): MenuSeed[] {
   return Object.values(group).map((code, index) => ({
-    name: CODE_NAMES[code] ?? ACTION_NAMES[code.split(':').pop()!] ?? code,
+    name: CODE_NAMES[code] ?? ACTION_NAMES[code.split(':').pop()!] ?? { 'en': code, 'zh-CN': code },
     type: 'button' as const,
     permission: code,
     sort: index + 1,
@@ -140,14 +145,14 @@ function buttons(group: Record<string, string>): MenuSeed[] {
  */
 export const BASE_MENU_TREE: MenuSeed[] = [
   {
-    name: 'System',
+    name: { 'en': 'System', 'zh-CN': '系统管理' },
     type: 'directory',
     path: '/system',
     icon: 'setting',
     sort: 1,
     children: [
       {
-        name: 'Users',
+        name: { 'en': 'Users', 'zh-CN': '用户管理' },
         type: 'menu',
         path: 'users',
         component: 'system/user/index',
@@ -156,7 +161,7 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         children: buttons(PERMISSIONS.user),
       },
       {
-        name: 'Roles',
+        name: { 'en': 'Roles', 'zh-CN': '角色管理' },
         type: 'menu',
         path: 'roles',
         component: 'system/role/index',
@@ -165,7 +170,7 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         children: buttons(PERMISSIONS.role),
       },
       {
-        name: 'Menus',
+        name: { 'en': 'Menus', 'zh-CN': '菜单管理' },
         type: 'menu',
         path: 'menus',
         component: 'system/menu/index',
@@ -174,7 +179,7 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         children: buttons(PERMISSIONS.menu),
       },
       {
-        name: 'Departments',
+        name: { 'en': 'Departments', 'zh-CN': '部门管理' },
         type: 'menu',
         path: 'depts',
         component: 'system/dept/index',
@@ -183,7 +188,7 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         children: buttons(PERMISSIONS.dept),
       },
       {
-        name: 'Dictionaries',
+        name: { 'en': 'Dictionaries', 'zh-CN': '字典管理' },
         type: 'menu',
         path: 'dicts',
         component: 'system/dict/index',
@@ -192,7 +197,7 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         children: buttons(PERMISSIONS.dict),
       },
       {
-        name: 'Parameters',
+        name: { 'en': 'Parameters', 'zh-CN': '参数设置' },
         type: 'menu',
         path: 'params',
         component: 'system/param/index',
@@ -201,7 +206,7 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         children: buttons(PERMISSIONS.param),
       },
       {
-        name: 'Notices',
+        name: { 'en': 'Notices', 'zh-CN': '通知公告' },
         type: 'menu',
         path: 'notices',
         component: 'system/notice/index',
@@ -212,14 +217,14 @@ export const BASE_MENU_TREE: MenuSeed[] = [
     ],
   },
   {
-    name: 'Content',
+    name: { 'en': 'Content', 'zh-CN': '内容管理' },
     type: 'directory',
     path: '/content',
     icon: 'documentation',
     sort: 2,
     children: [
       {
-        name: 'Articles',
+        name: { 'en': 'Articles', 'zh-CN': '文章管理' },
         type: 'menu',
         path: 'articles',
         component: 'content/article/index',
@@ -230,14 +235,14 @@ export const BASE_MENU_TREE: MenuSeed[] = [
     ],
   },
   {
-    name: 'Monitor',
+    name: { 'en': 'Monitor', 'zh-CN': '系统监控' },
     type: 'directory',
     path: '/monitor',
     icon: 'monitor',
     sort: 3,
     children: [
       {
-        name: 'Online administrators',
+        name: { 'en': 'Online administrators', 'zh-CN': '在线管理员' },
         type: 'menu',
         path: 'online',
         component: 'monitor/online/index',
@@ -246,7 +251,7 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         children: buttons(PERMISSIONS.session),
       },
       {
-        name: 'Login log',
+        name: { 'en': 'Login log', 'zh-CN': '登录日志' },
         type: 'menu',
         path: 'login-logs',
         component: 'monitor/login-log/index',
@@ -255,7 +260,7 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         children: buttons(PERMISSIONS.loginLog),
       },
       {
-        name: 'Audit log',
+        name: { 'en': 'Audit log', 'zh-CN': '操作日志' },
         type: 'menu',
         path: 'audit-logs',
         component: 'monitor/audit-log/index',
@@ -264,7 +269,7 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         children: buttons(PERMISSIONS.auditLog),
       },
       {
-        name: 'API tokens',
+        name: { 'en': 'API tokens', 'zh-CN': 'API 令牌' },
         type: 'menu',
         path: 'api-tokens',
         component: 'monitor/api-token/index',
@@ -273,7 +278,7 @@ export const BASE_MENU_TREE: MenuSeed[] = [
         children: buttons(PERMISSIONS.token),
       },
       {
-        name: 'Access review',
+        name: { 'en': 'Access review', 'zh-CN': '权限审查' },
         type: 'menu',
         path: 'access',
         component: 'monitor/access/index',

@@ -1,4 +1,3 @@
-import type { Logger } from '@adonisjs/core/logger'
 import type { Infer } from '@vinejs/vine/types'
 import adminAuthConfig from '#config/admin_auth'
 import { generateCaptchaImages } from '#captcha/generator'
@@ -35,10 +34,9 @@ type Client = { ip: string; userAgent?: string }
 export async function challenge(
   client: Client,
   account: string | undefined,
-  deviceToken: string | undefined,
-  logger: Logger
+  deviceToken: string | undefined
 ) {
-  const trusted = Boolean(account && (await deviceOf(deviceToken, account, logger, client)))
+  const trusted = Boolean(account && (await deviceOf(deviceToken, account, client)))
   const level = await challengeLevel(client.ip, account ?? null, trusted)
   return {
     pow: await powChallengeFor(client.ip, level, account?.toLowerCase() ?? null, trusted),

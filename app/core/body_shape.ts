@@ -1,5 +1,3 @@
-import { FieldError } from '#exceptions/api_exception'
-
 /**
  * A request body held to the shape its validator declares as JSON Schema (what /api/openapi.json
  * publishes), checked by `request.validateUsing` (start/kernel.ts) before VineJS runs. VineJS
@@ -8,7 +6,7 @@ import { FieldError } from '#exceptions/api_exception'
  * - a key the schema does not declare (`additionalProperties: false`) -> 422 naming it;
  * - `null` where the schema does not allow it -> 422. An empty string arrives here as null
  *   (app/middleware/request_input_middleware.ts), so `""` clears only a nullable field.
- * Types and limits stay with VineJS, whose messages name the rule.
+ * Types and limits stay with VineJS, whose messages name the rule; one 422 lists both.
  */
 type JsonSchema = {
   type?: string | string[]
@@ -27,46 +25,48 @@ function allowsNull(schema: JsonSchema) {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** The first departure of `value` from `schema`, as the error to throw, or null. */
-export function shapeError(
+/** One departure of a body from its schema: where, the catalog key of its message, the rule. */
+export type ShapeProblem = { field: string; key: string; rule: string }
+
+/** Every departure of `value` from `schema`, depth first (at most 32 levels). */
+export function shapeProblems(
   schema: JsonSchema,
   value: unknown,
   path = '',
+  found: ShapeProblem[] = [],
   depth = 0
-): FieldError | null {
-  if (depth > 32) return null
+): ShapeProblem[] {
+  if (depth > 32) return found
   const field = path || 'input'
-  if (value === null)
-    return allowsNull(schema) ? null : new FieldError(field, 'notNullable', 'nullable', { field })
-  if (schema.properties) {
-    if (!isObject(value)) return path ? null : new FieldError(field, 'bodyNotObject', 'object')
+  if (value === null) {
+    if (!allowsNull(schema)) found.push({ field, key: 'notNullable', rule: 'nullable' })
+  } else if (schema.properties) {
+    if (!isObject(value)) {
+      if (!path) found.push({ field, key: 'bodyNotObject', rule: 'object' })
+      return found
+    }
     for (const [key, child] of Object.entries(value)) {
       const childPath = path ? `${path}.${key}` : key
       const declared = Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined
-      if (!declared) {
-        if (schema.additionalProperties === false) {
-          return new FieldError(childPath, 'unknownField', 'unknownProperty', { field: childPath })
-        }
-        continue
+      if (declared) shapeProblems(declared, child, childPath, found, depth + 1)
+      else if (schema.additionalProperties === false) {
+        found.push({ field: childPath, key: 'unknownField', rule: 'unknownProperty' })
       }
-      const found = shapeError(declared, child, childPath, depth + 1)
-      if (found) return found
     }
   } else if (schema.items && Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
-      const found = shapeError(schema.items, item, `${path}.${index}`, depth + 1)
-      if (found) return found
+      shapeProblems(schema.items, item, `${path}.${index}`, found, depth + 1)
     }
   }
-  return null
+  return found
 }
 
 /** Per validator: its JSON Schema (computed once). */
 const schemas = new WeakMap<object, JsonSchema>()
 
-/** The first departure of a request body from the shape `validator` declares, or null. */
-export function bodyShapeError(validator: { toJSONSchema(): unknown }, body: unknown) {
+/** Every departure of a request body from the shape `validator` declares (none: []). */
+export function bodyShapeProblems(validator: { toJSONSchema(): unknown }, body: unknown) {
   let schema = schemas.get(validator)
   if (!schema) schemas.set(validator, (schema = validator.toJSONSchema() as JsonSchema))
-  return shapeError(schema, body)
+  return shapeProblems(schema, body)
 }

@@ -14,14 +14,22 @@ export const LOGIN_OUTCOMES = [
   'mfa_failed',
   'mfa_token_invalid',
   'recovery_code_used',
-  // A superseded device token presented again: every device of the account was revoked.
+  // A superseded device token presented again: every device of the account was revoked; or by the
+  // device itself just after its rotation (two tabs): nothing revoked (docs/front-door.md).
   'device_token_reused',
+  'device_token_raced',
+  // Device tokens revoked (app/auth/device_tokens.ts): one (logout forgetting it, deleted by its
+  // owner); every one of the account (password changed or reset, account disabled).
+  'device_revoked',
+  'devices_revoked',
   // Email (docs/email.md): a reset or device link mailed; a password reset through one; a browser
   // enrolled through one.
   'reset_link_sent',
   'device_link_sent',
   'password_reset',
   'device_enrolled',
+  // An email change undone through the link mailed to the replaced address (new password).
+  'email_change_undone',
   // Passkeys (docs/front-door.md, "Passkeys"): an assertion refused at the ceiling (at the second
   // step a refusal is `mfa_failed`); a genuine one whose signature counter went back (a copy).
   'passkey_failed',

@@ -93,10 +93,14 @@ export default class User extends withAccountFields(withTimestamps(BaseModel)) {
     return this.status === 'enabled'
   }
 
-  /** A changed address is unverified until its owner enters the code mailed to it. */
+  /**
+   * A changed address is unverified until its owner enters the code mailed to it (unless the
+   * write sets the verification itself: an undone change restores a proven address).
+   */
   @beforeSave()
   static forgetVerification(user: User) {
-    if (user.$dirty.email !== undefined && user.$isPersisted) user.emailVerifiedAt = null
+    if (user.$dirty.email === undefined || !user.$isPersisted) return
+    if (user.$dirty.emailVerifiedAt === undefined) user.emailVerifiedAt = null
   }
 
   /** The second factors the account has, as the login's `methods` names them. */

@@ -25,8 +25,8 @@ export type Operation = {
   list?: Schema
   /** Success body `{ data: <schema>[], meta: PageMeta }`. */
   page?: Schema
-  /** Success body as is (no envelope): health, the document itself. */
-  raw?: { schema: Schema; contentType?: string }
+  /** Success body as is (no envelope): health, the document itself; `content` for several types. */
+  raw?: { schema: Schema; contentType?: string } | { content: Record<string, Schema> }
   /** Error statuses this action answers beyond those the route implies (auth, ids, input). */
   errors?: number[]
   /** Answers 304 to a matching If-None-Match / If-Modified-Since. */

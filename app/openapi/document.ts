@@ -6,6 +6,8 @@ import { REQUIREMENTS, type Requirement } from '#auth/account_requirements'
 import { permissionOf } from '#middleware/permission_middleware'
 import type { Operation } from '#openapi/contract'
 import { nameOf, pageMetaSchema, s, type Schema } from '#openapi/schema'
+import { ID_PARAM } from '#core/route_ids'
+import { MAX_ID } from '#validators/admin/common'
 
 /**
  * The OpenAPI 3.1 document, generated from the running application:
@@ -70,17 +72,13 @@ function parametersFrom(validator: { toJSONSchema(): unknown } | undefined, wher
   }))
 }
 
-/** A matcher of 1 to N digits without a leading zero (`^[1-9][0-9]{0,N-1}$`). */
-const DIGITS = /^\^\[1-9\]\[0-9\]\{0,(\d+)\}\$$/
-
 /**
- * The schema of a path parameter from its route matcher: an id matcher that casts its digits to
- * a number (start/routes/admin.ts, `ID`) is an integer, as the ids in the bodies are; any other
- * matcher is a string with the matcher's pattern.
+ * The schema of a path parameter from its route matcher: the one id matcher (app/core/route_ids.ts)
+ * is an integer in the range of the ids in the bodies; any other matcher is a string with the
+ * matcher's pattern.
  */
 function matcherSchema(matcher: { match?: RegExp; cast?: unknown } | undefined): Schema {
-  const digits = matcher?.match && matcher.cast ? DIGITS.exec(matcher.match.source) : null
-  if (digits) return { type: 'integer', minimum: 1, maximum: 10 ** (Number(digits[1]) + 1) - 1 }
+  if (matcher?.match === ID_PARAM.match) return { type: 'integer', minimum: 1, maximum: MAX_ID }
   return { type: 'string', ...(matcher?.match ? { pattern: matcher.match.source } : {}) }
 }
 
@@ -107,6 +105,12 @@ function successResponse(operation: Operation) {
   if (operation.data) schema = s.object({ data: operation.data })
   if (operation.list) schema = s.object({ data: s.array(operation.list) })
   if (operation.page) schema = s.object({ data: s.array(operation.page), meta: pageMetaSchema })
+  if (operation.raw && 'content' in operation.raw) {
+    const content = Object.fromEntries(
+      Object.entries(operation.raw.content).map(([type, body]) => [type, { schema: body }])
+    )
+    return { [status]: { description: 'Success', content } }
+  }
   if (operation.raw) {
     schema = operation.raw.schema
     contentType = operation.raw.contentType ?? contentType

@@ -11,7 +11,7 @@ import { assertPasswordPolicy } from '#services/password_policy'
 import hash from '@adonisjs/core/services/hash'
 import { hashGate } from '#core/cpu_gates'
 import { findAccount, hashPassword } from '#auth/passwords'
-import { deviceIdsOf, revokeDevices } from '#auth/device_tokens'
+import { type DeviceClient, deviceIdsOf, revokeDevices } from '#auth/device_tokens'
 import { endSessionsOf } from '#auth/sessions'
 import { unlockKeys } from '#auth/limits'
 import { accountLimitKeys } from '#auth/login_limiter'
@@ -91,7 +91,8 @@ async function storePassword(
   user: User,
   digest: string,
   mustChange: boolean,
-  alsoInTransaction?: InTransaction
+  alsoInTransaction?: InTransaction,
+  from: Partial<DeviceClient> = {}
 ) {
   const devices = await deviceIdsOf(user.id)
   await db.transaction(async (trx) => {
@@ -102,7 +103,11 @@ async function storePassword(
     user.passwordChangedAt = DateTime.now()
     await user.save()
     await rememberPassword(trx, user.id, digest)
-    await revokeDevices(user.id, trx)
+    await revokeDevices(user.id, trx, {
+      reason: 'password_changed',
+      account: user.account,
+      ...from,
+    })
     await endSessionsOf(user.id, 'password_changed', trx)
     await alsoInTransaction?.(trx)
   })
@@ -120,11 +125,13 @@ export async function setPassword(
   password: string,
   field = 'password',
   /** More work in the same transaction (the caller's audit row). */
-  alsoInTransaction?: InTransaction
+  alsoInTransaction?: InTransaction,
+  /** Where the change came from (the login-log row of the revoked devices). */
+  from?: Partial<DeviceClient>
 ) {
   await assertPasswordPolicy(password, user.account, field)
   await assertNotReused(user, password, field)
-  return storePassword(user, await hashPassword(password), false, alsoInTransaction)
+  return storePassword(user, await hashPassword(password), false, alsoInTransaction, from)
 }
 
 /**
@@ -136,10 +143,11 @@ export async function setPassword(
 export async function resetPassword(
   user: User,
   password: string,
-  alsoInTransaction?: InTransaction
+  alsoInTransaction?: InTransaction,
+  from?: Partial<DeviceClient>
 ) {
   await assertPasswordPolicy(password, user.account, 'password')
-  return storePassword(user, await hashPassword(password), true, alsoInTransaction)
+  return storePassword(user, await hashPassword(password), true, alsoInTransaction, from)
 }
 
 /** Clears an account's login blocks on every instance: `node ace user:unlock`, the admin endpoint. */

@@ -9,7 +9,6 @@ import { MAX_LIVE_PER_ACCOUNT, apiTokenStatus, generateApiToken } from '#auth/ap
 import { type Actor, ordered, paginate } from '#services/admin/common'
 import { apiTokenSort } from '#resources/api_tokens'
 import { audit } from '#services/admin/writes'
-import { MAX_ID } from '#validators/admin/common'
 import type { createApiTokenValidator, listApiTokensValidator } from '#validators/api_token'
 
 const DAY_MS = 86_400_000
@@ -120,7 +119,6 @@ export default class ApiTokenService {
   }
 
   private async revokeWhere(actor: Actor, id: number, ownerId: number | null) {
-    if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw notFound()
     await db.transaction(async (trx) => {
       const query = ApiToken.query({ client: trx }).where('id', id)
       if (ownerId !== null) query.where('user_id', ownerId)

@@ -8,7 +8,10 @@ import { type AuditSource, changedFields, recordAudit } from '#services/audit_lo
 import { avatarEtag, toAvatarWebp } from '#services/avatar_image'
 import type { updateProfileValidator } from '#validators/profile'
 import { mailEnabled } from '#services/email/outbox'
-import { sendVerificationCode } from '#services/email/email_service'
+import { mailUndoLink, sendVerificationCode } from '#services/email/email_service'
+import { issueLink } from '#auth/email_tokens'
+import { withCurrentPassword } from '#auth/current_password'
+import { FieldError } from '#exceptions/api_exception'
 
 /** What the audit rows of the own-profile writes name: the account itself, no permission code. */
 export const OWN_PROFILE = 'own:profile'
@@ -28,9 +31,35 @@ export default class ProfileService {
     }
   }
 
-  /** A changed address is unverified (the User model); its code is mailed (docs/email.md). */
+  /**
+   * A change of the address needs the current password (withCurrentPassword: per session, one
+   * at a time per account; 422 `currentPassword` when missing or wrong, nothing written), so a
+   * stolen session alone cannot point the account's mails elsewhere (docs/email.md, "Email
+   * change").
+   */
   async update(ctx: HttpContext, user: User, data: Infer<typeof updateProfileValidator>) {
-    const emailChanged = await db.transaction(async (trx) => {
+    const { currentPassword, ...fields } = data
+    if (fields.email === undefined || fields.email === user.email)
+      return this.write(ctx, user, fields)
+    if (!currentPassword) {
+      throw new FieldError('currentPassword', 'currentPasswordForEmail', 'required')
+    }
+    return withCurrentPassword(ctx, currentPassword, 'currentPassword', (account) =>
+      this.write(ctx, account, fields)
+    )
+  }
+
+  /**
+   * A changed address is unverified (the User model); its code is mailed (docs/email.md). The
+   * replaced address, when verified, gets an undo link issued in the change's transaction.
+   */
+  private async write(
+    ctx: HttpContext,
+    user: User,
+    data: Omit<Infer<typeof updateProfileValidator>, 'currentPassword'>
+  ) {
+    const replaced = user.emailVerified ? user.email : null
+    const { emailChanged, undo } = await db.transaction(async (trx) => {
       const before = { ...user.$attributes }
       user.useTransaction(trx)
       user.merge(definedOnly(data))
@@ -43,8 +72,14 @@ export default class ProfileService {
           changes,
         })
       }
-      return changes.email !== undefined
+      const changed = changes.email !== undefined
+      const undoToken =
+        changed && replaced && mailEnabled()
+          ? await issueLink(user.id, 'email_undo', { client: trx, email: replaced })
+          : null
+      return { emailChanged: changed, undo: undoToken }
     })
+    if (undo && replaced) mailUndoLink(user, replaced, undo, ctx.logger)
     if (emailChanged && mailEnabled()) await sendVerificationCode(user, ctx.logger)
     return user
   }

@@ -1,24 +1,19 @@
 import vine from '@vinejs/vine'
 import { PASSWORD_MAX } from '#resources/users'
 import { assertionResponse } from '#validators/passkey'
+import { line, token } from '#validators/text'
 
 /** Opaque random identifiers and tokens are base64url. */
 const opaque = () =>
-  vine
-    .string()
+  token(128)
     .minLength(1)
-    .maxLength(128)
     .regex(/^[A-Za-z0-9_-]+$/)
 
-const hex = (max: number) =>
-  vine
-    .string()
-    .maxLength(max)
-    .regex(/^[0-9a-f]*$/)
+const hex = (max: number) => token(max).regex(/^[0-9a-f]*$/)
 
 /** GET /api/auth/captcha: the account the challenge is for (optional; raises its level). */
 export const captchaChallengeValidator = vine.create({
-  account: vine.string().trim().minLength(1).maxLength(64).optional(),
+  account: line(64).minLength(1).optional(),
 })
 
 /**
@@ -29,7 +24,7 @@ export const captchaCreateValidator = vine.create({
   pow: vine.object({
     challenge: vine.object({
       parameters: vine.object({
-        algorithm: vine.string().maxLength(16),
+        algorithm: token(16),
         nonce: hex(64),
         salt: hex(64),
         cost: vine
@@ -44,9 +39,9 @@ export const captchaCreateValidator = vine.create({
         expiresAt: vine.number().withoutDecimals().min(0).optional(),
         data: vine
           .object({
-            address: vine.string().maxLength(64),
+            address: token(64),
             level: vine.number().withoutDecimals().min(0).max(16),
-            account: vine.string().maxLength(64).nullable(),
+            account: token(64).nullable(),
             device: vine.boolean({ strict: true }),
           })
           .optional(),
@@ -73,13 +68,13 @@ export const captchaVerifyValidator = vine.create({
 })
 
 export const loginValidator = vine.create({
-  account: vine.string().trim().minLength(1).maxLength(64),
+  account: line(64).minLength(1),
   // Bounded so nobody makes the server hash megabytes; the policy maximum is the same.
   password: vine.string().minLength(1).maxLength(PASSWORD_MAX),
   // Optional here on purpose: a missing credential is a 400 E_CAPTCHA_TOKEN_INVALID, like an unknown one.
-  captchaToken: vine.string().maxLength(256).optional(),
+  captchaToken: token(256).optional(),
   // The device token an earlier login on this device returned (an invalid one is simply ignored).
-  deviceToken: vine.string().maxLength(128).optional(),
+  deviceToken: token(128).optional(),
   // A passkey assertion for POST /api/auth/login/passkey/options { account }: passes the ceiling,
   // stands for the captcha credential and the second factor.
   passkey: assertionResponse().optional(),

@@ -1,12 +1,11 @@
 import vine from '@vinejs/vine'
 import { PASSWORD_MAX } from '#resources/users'
+import { line, token } from '#validators/text'
 
 /** A mailed link's secret: 32 random bytes, base64url. */
 const linkToken = () =>
-  vine
-    .string()
+  token(128)
     .minLength(1)
-    .maxLength(128)
     .regex(/^[A-Za-z0-9_-]+$/)
 
 /**
@@ -14,8 +13,8 @@ const linkToken = () =>
  * credential (optional here, as at login: a missing one is a 400 E_CAPTCHA_TOKEN_INVALID).
  */
 export const mailRequestValidator = vine.create({
-  account: vine.string().trim().minLength(1).maxLength(64),
-  captchaToken: vine.string().maxLength(256).optional(),
+  account: line(64).minLength(1),
+  captchaToken: token(256).optional(),
 })
 
 /** POST /api/auth/password/reset: the link's token and the new password (the policy applies). */
@@ -31,8 +30,5 @@ export const deviceEnrolValidator = vine.create({
 
 /** POST /api/auth/profile/email/verify: the 6-digit code mailed to the address. */
 export const verifyEmailValidator = vine.create({
-  code: vine
-    .string()
-    .trim()
-    .regex(/^[0-9]{6}$/),
+  code: line(64).regex(/^[0-9]{6}$/),
 })

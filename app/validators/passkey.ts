@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import { PASSWORD_MAX } from '#resources/users'
+import { line, token } from '#validators/text'
 
 /**
  * Passkeys (app/auth/passkeys.ts). The WebAuthn responses are checked for shape and size here
@@ -10,10 +11,8 @@ import { PASSWORD_MAX } from '#resources/users'
 
 /** base64url of at most `max` characters (a credential id is at most 1023 bytes). */
 const base64url = (max: number) =>
-  vine
-    .string()
+  token(max)
     .minLength(1)
-    .maxLength(max)
     .regex(/^[A-Za-z0-9_-]+$/)
 
 const credentialId = () => base64url(1400)
@@ -31,7 +30,7 @@ const registrationResponse = () =>
       clientDataJSON: base64url(4096),
       attestationObject: base64url(65_536),
       authenticatorData: base64url(65_536).optional(),
-      transports: vine.array(vine.string().maxLength(32)).maxLength(10).optional(),
+      transports: vine.array(token(32)).maxLength(10).optional(),
       publicKeyAlgorithm: vine.number().withoutDecimals().optional(),
       publicKey: base64url(4096).optional(),
     }),
@@ -55,18 +54,14 @@ export const assertionResponse = () =>
     clientExtensionResults: extensionResults(),
   })
 
-const mfaToken = () =>
-  vine
-    .string()
-    .maxLength(128)
-    .regex(/^[A-Za-z0-9_-]+$/)
+const mfaToken = () => token(128).regex(/^[A-Za-z0-9_-]+$/)
 
 /** POST /api/auth/passkeys/options, DELETE /api/auth/passkeys/:id: the password. */
 export const passkeyPasswordValidator = vine.create({ password: password() })
 
 /** POST /api/auth/passkeys: a name for the passkey and the authenticator's response. */
 export const registerPasskeyValidator = vine.create({
-  name: vine.string().trim().minLength(1).maxLength(64),
+  name: line(64).minLength(1),
   response: registrationResponse(),
 })
 
@@ -76,16 +71,16 @@ export const registerPasskeyValidator = vine.create({
  */
 export const passkeyLoginOptionsValidator = vine.create({
   mfaToken: mfaToken().optional().requiredIfMissing('account'),
-  account: vine.string().trim().minLength(1).maxLength(64).optional(),
+  account: line(64).minLength(1).optional(),
   // Missing, like unknown: 400 E_CAPTCHA_TOKEN_INVALID (as at login).
-  captchaToken: vine.string().maxLength(256).optional(),
+  captchaToken: token(256).optional(),
 })
 
 /** POST /api/auth/login/passkey: the mfaToken of the password step and an assertion. */
 export const passkeyLoginValidator = vine.create({
   mfaToken: mfaToken(),
   response: assertionResponse(),
-  deviceToken: vine.string().maxLength(128).optional(),
+  deviceToken: token(128).optional(),
   /** Skip the second step on this device from now on (until its device token ends). */
   rememberDevice: vine.boolean({ strict: true }).optional(),
 })

@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
-import { email } from '#validators/admin/user'
+import { email, nickname } from '#validators/admin/user'
+import { PASSWORD_MAX } from '#resources/users'
 
 /**
  * PUT /api/auth/profile: what an administrator may change about themselves. The account name,
@@ -7,6 +8,8 @@ import { email } from '#validators/admin/user'
  * permission changes those (PUT /api/admin/users/:id).
  */
 export const updateProfileValidator = vine.create({
-  nickname: vine.string().trim().minLength(1).maxLength(64).optional(),
+  nickname: nickname().minLength(1).optional(),
   email: email(),
+  /** Required when `email` changes (app/services/profile_service.ts). */
+  currentPassword: vine.string().minLength(1).maxLength(PASSWORD_MAX).optional(),
 })

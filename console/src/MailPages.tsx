@@ -9,7 +9,8 @@ import { LOGIN_TEXT, LoginTextContext, useLoginText } from './i18n/login'
 /**
  * The pages a mail leads to, and the requests that send one (docs/email.md): "Forgot password?"
  * and "Send me a sign-in link for this browser" on the login page, the reset page and the device
- * enrolment page of the links (hash routes #/reset-password and #/enrol-device, shown by main.tsx
+ * enrolment page of the links and the undo of an email change (hash routes #/reset-password,
+ * #/enrol-device and #/undo-email, shown by main.tsx
  * without a session). No react-admin in here, like the login page.
  */
 
@@ -155,7 +156,19 @@ export function ResetPasswordPage({ token }: { token: string }) {
   )
 }
 
-function ResetPasswordCard({ token }: { token: string }) {
+/**
+ * #/undo-email?token=...: the link mailed to an address an email change replaced: the address
+ * comes back and a new password is set (POST /api/auth/email/undo).
+ */
+export function UndoEmailPage({ token }: { token: string }) {
+  return (
+    <LightPage>
+      <ResetPasswordCard token={token} undo />
+    </LightPage>
+  )
+}
+
+function ResetPasswordCard({ token, undo = false }: { token: string; undo?: boolean }) {
   const text = useLoginText().mail
   const [password, setPassword] = useState('')
   const [repeat, setRepeat] = useState('')
@@ -169,7 +182,10 @@ function ResetPasswordCard({ token }: { token: string }) {
     setBusy(true)
     setError('')
     try {
-      await api('auth/password/reset', { method: 'POST', body: { token, password } })
+      await api(undo ? 'auth/email/undo' : 'auth/password/reset', {
+        method: 'POST',
+        body: { token, password },
+      })
       setDone(true)
     } catch (failure) {
       const fields = (failure as { body?: { errors?: Record<string, string> } }).body?.errors
@@ -182,13 +198,18 @@ function ResetPasswordCard({ token }: { token: string }) {
   return (
     <Card component="form" onSubmit={submit} sx={{ width: 380 }}>
       <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'center' }}>
-        <Typography variant="h5">{text.resetTitle}</Typography>
+        <Typography variant="h5">{undo ? text.undoTitle : text.resetTitle}</Typography>
         {done ? (
           <Alert severity="success" sx={{ width: '100%' }} data-testid="reset-done">
-            {text.resetDone}
+            {undo ? text.undoDone : text.resetDone}
           </Alert>
         ) : (
           <>
+            {undo && (
+              <Typography variant="body2" color="text.secondary">
+                {text.undoHelp}
+              </Typography>
+            )}
             <TextField
               label={text.newPassword}
               name="newPassword"
@@ -215,7 +236,7 @@ function ResetPasswordCard({ token }: { token: string }) {
               </Alert>
             )}
             <Button type="submit" variant="contained" fullWidth disabled={busy}>
-              {text.resetSubmit}
+              {undo ? text.undoSubmit : text.resetSubmit}
             </Button>
           </>
         )}

@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Export the access matrix as CSV: one row per account in scope, one column per code
-         * @description Streams every row the list's filters match, in the list's order, as CSV (RFC 4180, CRLF, UTF-8 with a BOM, a header row of field names), as an attachment. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' and quoted. Each export is audited with its filters.
+         * @description Streams one row per account in scope (id, account, nickname, status) and one column per catalogued code, `x` where held, as CSV (RFC 4180, CRLF, UTF-8 with a BOM). Bounded, formula-neutralised and audited like the lists' exports. CSV only.
          */
         get: operations["admin.access.export"];
         put?: never;
@@ -180,8 +180,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the audit log as CSV (the list's filters and sort)
-         * @description Streams every row the list's filters match, in the list's order, as CSV (RFC 4180, CRLF, UTF-8 with a BOM, a header row of field names), as an attachment. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' and quoted. Each export is audited with its filters.
+         * Export the audit log as CSV or XLSX (the list's filters and sort)
+         * @description Streams every row the list's filters match, in the list's order, as an attachment: `format=csv` (RFC 4180, CRLF, UTF-8 with a BOM) or `format=xlsx` (one sheet), both with a header row of field names and the same cells. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' (and quoted in CSV); XLSX cells are cut at 32767 characters (Excel's limit). Each export is audited with its filters.
          */
         get: operations["admin.audit_logs.export"];
         put?: never;
@@ -344,8 +344,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the login log as CSV (the list's filters and sort)
-         * @description Streams every row the list's filters match, in the list's order, as CSV (RFC 4180, CRLF, UTF-8 with a BOM, a header row of field names), as an attachment. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' and quoted. Each export is audited with its filters.
+         * Export the login log as CSV or XLSX (the list's filters and sort)
+         * @description Streams every row the list's filters match, in the list's order, as an attachment: `format=csv` (RFC 4180, CRLF, UTF-8 with a BOM) or `format=xlsx` (one sheet), both with a header row of field names and the same cells. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' (and quoted in CSV); XLSX cells are cut at 32767 characters (Excel's limit). Each export is audited with its filters.
          */
         get: operations["admin.login_logs.export"];
         put?: never;
@@ -719,8 +719,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export administrators as CSV (the list's filters and sort)
-         * @description Streams every row the list's filters match, in the list's order, as CSV (RFC 4180, CRLF, UTF-8 with a BOM, a header row of field names), as an attachment. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' and quoted. Each export is audited with its filters.
+         * Export administrators as CSV or XLSX (the list's filters and sort)
+         * @description Streams every row the list's filters match, in the list's order, as an attachment: `format=csv` (RFC 4180, CRLF, UTF-8 with a BOM) or `format=xlsx` (one sheet), both with a header row of field names and the same cells. More than 100000 matching rows: 422 `E_EXPORT_TOO_LARGE` and nothing is sent. Cells starting with = + - @, a tab or a carriage return are prefixed with ' (and quoted in CSV); XLSX cells are cut at 32767 characters (Excel's limit). Each export is audited with its filters.
          */
         get: operations["admin.users.export"];
         put?: never;
@@ -742,7 +742,7 @@ export interface paths {
         put?: never;
         /**
          * Import administrators from a CSV or XLSX file (all or nothing; dry run by default)
-         * @description multipart/form-data, the file in the part `file` (<= 10,000 rows, <= 5 MB; columns as in the template). Every row passes what POST /api/admin/users checks, grant rule and data scope included; problems come per row as `{ row, field, code, message }`. With `dryRun=false` and no problem, every account is created with a generated password (returned once here, to be changed at the first sign-in); with a problem nothing is written: 403 when a row is refused by the grant rule or scope, else 422.
+         * @description multipart/form-data, the file in the part `file` (<= 10,000 rows, <= 5 MB, cells <= 32 KB; an XLSX unpacks to <= 50 MB, else 413; columns as in the template). Every row passes what POST /api/admin/users checks, grant rule and data scope included; problems come per row as `{ row, field, code, message }`. With `dryRun=false` and no problem, every account is created with a generated password (returned once here, to be changed at the first sign-in); with a problem nothing is written: 403 when a row is refused by the grant rule or scope, else 422.
          */
         post: operations["admin.users.import"];
         delete?: never;
@@ -991,6 +991,26 @@ export interface paths {
          * @description As forgot: a single-use link (15 min) that enrols a browser (POST /api/auth/devices/enrol), which then passes the account lock like any device token. Without SMTP_HOST: 404 E_NOT_FOUND (GET /api/auth/features says `mail: false`).
          */
         post: operations["auth.devices.request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/email/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo an email change with the link mailed to the replaced address
+         * @description An own email change mails the replaced (verified) address a single-use link (7 days). It restores that address (verified) and sets a new password as a reset does (policy and history: 422, and the link still works): tokenVersion + 1, every session, remembered device and API token of the account ends; mailed links and codes of the account and the undo links of later changes die; passkeys registered since the change are removed. 400 E_EMAIL_TOKEN_INVALID for an unknown, expired, used or retired link. Without SMTP_HOST: 404 E_NOT_FOUND (GET /api/auth/features says `mail: false`).
+         */
+        post: operations["auth.email.undo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1309,7 +1329,10 @@ export interface paths {
         };
         /** The own profile */
         get: operations["auth.profile.show"];
-        /** Change the own nickname or email (audited) */
+        /**
+         * Change the own nickname or email (audited)
+         * @description A new `email` (or none) needs `currentPassword` (422 on `currentPassword` when missing or wrong, nothing changed; wrong ones are limited per session, 429). The new address gets a 6-digit code; the replaced one, when verified, a single-use undo link (POST /api/auth/email/undo).
+         */
         put: operations["auth.profile.update"];
         post?: never;
         delete?: never;
@@ -2231,7 +2254,7 @@ export interface components {
             ip: string;
             userAgent: string;
             /** @enum {string} */
-            outcome: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "passkey_failed" | "passkey_counter_regressed";
+            outcome: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "device_token_raced" | "device_revoked" | "devices_revoked" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "email_change_undone" | "passkey_failed" | "passkey_counter_regressed";
             /** @description attempts this row stands for (refusals: one row per key per minute) */
             count: number;
         };
@@ -2901,7 +2924,7 @@ export interface operations {
     "admin.audit_logs.export": {
         parameters: {
             query: {
-                format: "csv";
+                format: "csv" | "xlsx";
                 actorId?: number;
                 tokenId?: number;
                 permission?: string;
@@ -2925,6 +2948,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             401: components["responses"]["Error401"];
@@ -3430,7 +3454,7 @@ export interface operations {
                 pageSize?: number;
                 account?: string;
                 ip?: string;
-                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "passkey_failed" | "passkey_counter_regressed";
+                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "device_token_raced" | "device_revoked" | "devices_revoked" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "email_change_undone" | "passkey_failed" | "passkey_counter_regressed";
                 from?: unknown;
                 to?: unknown;
                 sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
@@ -3462,10 +3486,10 @@ export interface operations {
     "admin.login_logs.export": {
         parameters: {
             query: {
-                format: "csv";
+                format: "csv" | "xlsx";
                 account?: string;
                 ip?: string;
-                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "passkey_failed" | "passkey_counter_regressed";
+                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "device_token_raced" | "device_revoked" | "devices_revoked" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "email_change_undone" | "passkey_failed" | "passkey_counter_regressed";
                 from?: unknown;
                 to?: unknown;
                 sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
@@ -3483,6 +3507,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             401: components["responses"]["Error401"];
@@ -4642,7 +4667,7 @@ export interface operations {
     "admin.users.export": {
         parameters: {
             query: {
-                format: "csv";
+                format: "csv" | "xlsx";
                 keyword?: string;
                 status?: "enabled" | "disabled";
                 roleId?: number;
@@ -4662,6 +4687,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             401: components["responses"]["Error401"];
@@ -4701,6 +4727,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
             422: components["responses"]["Error422"];
             default: components["responses"]["Error"];
         };
@@ -5160,6 +5187,35 @@ export interface operations {
                         data: components["schemas"]["MailAccepted"];
                     };
                 };
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            422: components["responses"]["Error422"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "auth.email.undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done, no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             404: components["responses"]["Error404"];
@@ -5783,6 +5839,7 @@ export interface operations {
                     nickname?: string;
                     /** Format: email */
                     email?: string | null;
+                    currentPassword?: string;
                 };
             };
         };
@@ -5801,6 +5858,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
     };

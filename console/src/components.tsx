@@ -24,6 +24,7 @@ import {
   DialogTitle,
   IconButton,
   Menu,
+  MenuItem,
   TextField,
   ThemeProvider,
   useMediaQuery,
@@ -110,30 +111,43 @@ export function Grid({
   )
 }
 
+/** The export formats the API offers (GET .../export?format=), each with its file type. */
+const EXPORT_FORMATS = {
+  csv: 'text/csv',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const
+type ExportFormat = keyof typeof EXPORT_FORMATS
+
 /**
- * `GET /api/admin/<resource>/export?format=csv` with the list's current filters and sort,
- * downloaded with the bearer token (a link could not send it). Shown with the export code only.
+ * `GET /api/admin/<resource>/export?format=csv|xlsx` with the list's current filters and sort,
+ * downloaded with the bearer token (a link could not send it); the format picked from a menu.
+ * Shown with the export code only.
  */
-export function ExportCsvButton() {
+export function ExportButton() {
   const resource = useResourceContext() as Resource
   const { filterValues, sort } = useListContext()
   const can = useAccess()
   const notify = useNotify()
+  const translate = useTranslate()
   const [busy, setBusy] = useState(false)
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null)
   if (!can(resource, 'export' as never)) return null
-  const run = async () => {
+  const run = async (format: ExportFormat) => {
+    setAnchor(null)
     setBusy(true)
     try {
       const url = apiUrl(`admin/${resource}/export`, {
         ...listQuery(resource, filterValues, sort),
-        format: 'csv',
+        format,
       })
-      const response = await fetch(url, { headers: { Accept: 'text/csv', ...authHeaders() } })
+      const response = await fetch(url, {
+        headers: { Accept: EXPORT_FORMATS[format], ...authHeaders() },
+      })
       if (!response.ok) throw await apiError(response)
       const href = URL.createObjectURL(await response.blob())
       const link = document.createElement('a')
       link.href = href
-      link.download = `${resource}-${new Date().toISOString().slice(0, 10)}.csv`
+      link.download = `${resource}-${new Date().toISOString().slice(0, 10)}.${format}`
       link.click()
       setTimeout(() => URL.revokeObjectURL(href), 10_000)
       notify('app.export.done', { type: 'success' })
@@ -144,9 +158,23 @@ export function ExportCsvButton() {
     }
   }
   return (
-    <Button label="ra.action.export" onClick={run} disabled={busy}>
-      <Download />
-    </Button>
+    <>
+      <Button
+        label="ra.action.export"
+        onClick={(event) => setAnchor(event.currentTarget)}
+        disabled={busy}
+        aria-haspopup="menu"
+      >
+        <Download />
+      </Button>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        {(Object.keys(EXPORT_FORMATS) as ExportFormat[]).map((format) => (
+          <MenuItem key={format} onClick={() => run(format)}>
+            {translate(`app.export.${format}`)}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
   )
 }
 
@@ -158,7 +186,7 @@ export const ListActions = ({ children }: { children?: ReactNode }) => (
   <TopToolbar>
     <FilterButton />
     <CreateButton />
-    <ExportCsvButton />
+    <ExportButton />
     {children}
   </TopToolbar>
 )

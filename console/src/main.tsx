@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client'
 import { tokens } from './api'
 import { authProvider, type LoginParams } from './authProvider'
 import { LoginPage } from './LoginPage'
-import { EnrolDevicePage, ResetPasswordPage } from './MailPages'
+import { EnrolDevicePage, ResetPasswordPage, UndoEmailPage } from './MailPages'
 import { currentLocale } from './i18n/errors'
 
 const root = createRoot(document.getElementById('root')!)
@@ -30,6 +30,12 @@ if (route === '/reset-password') {
   root.render(
     <StrictMode>
       <ResetPasswordPage token={mailToken} />
+    </StrictMode>
+  )
+} else if (route === '/undo-email') {
+  root.render(
+    <StrictMode>
+      <UndoEmailPage token={mailToken} />
     </StrictMode>
   )
 } else if (route === '/enrol-device') {

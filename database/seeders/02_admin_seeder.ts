@@ -3,6 +3,9 @@ import env from '#start/env'
 import { createAccount, generatePassword } from '#services/admin_account_service'
 import { findAccount } from '#auth/passwords'
 import Dept from '#models/dept'
+import { type Localized, seedLocale } from '#database/seed_locale'
+
+const NICKNAME: Localized = { 'en': 'Administrator', 'zh-CN': '管理员' }
 
 /**
  * The first administrator, holding the super-admin role. Account from ADMIN_ACCOUNT (default
@@ -25,7 +28,7 @@ export default class AdminSeeder extends BaseSeeder {
     const password = given || generatePassword()
     const { id: deptId } = await Dept.root()
     await createAccount(
-      { account, password, nickname: 'Administrator', deptId },
+      { account, password, nickname: NICKNAME[seedLocale()], deptId },
       { superAdmin: true }
     )
     this.print(

@@ -19,9 +19,6 @@ import { SESSION_ID } from '#auth/sessions'
 
 export const ADMIN_PREFIX = '/api/admin'
 
-/** Ids in paths: 1 to 10 digits (larger values are answered 404 by the services). */
-const ID = { match: /^[1-9][0-9]{0,9}$/, cast: (value: string) => Number(value) }
-
 /** Whether a stored route carries the `can` permission middleware. */
 export function declaresPermission(route: HttpContext['route']) {
   return permissionOf(route) !== null
@@ -181,5 +178,4 @@ router
   })
   .prefix(ADMIN_PREFIX)
   .as('admin')
-  .where('id', ID)
   .use(requirePermissionDeclaration)

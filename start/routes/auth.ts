@@ -6,6 +6,7 @@ import router from '@adonisjs/core/services/router'
 import { controllers } from '#generated/controllers'
 import { middleware } from '#start/kernel'
 import { captchaThrottle } from '#start/limiter'
+import { SESSION_ID } from '#auth/sessions'
 
 router
   .group(() => {
@@ -21,6 +22,7 @@ router
     router.get('features', [controllers.auth.AccountMail, 'features']).as('features')
     router.post('password/forgot', [controllers.auth.AccountMail, 'forgot']).as('password.forgot')
     router.post('password/reset', [controllers.auth.AccountMail, 'reset']).as('password.reset')
+    router.post('email/undo', [controllers.auth.AccountMail, 'undoEmail']).as('email.undo')
     router
       .post('devices/request', [controllers.auth.AccountMail, 'requestDevice'])
       .as('devices.request')
@@ -38,6 +40,7 @@ router
         router.get('sessions', [controllers.auth.OwnSessions, 'index']).as('sessions.index')
         router
           .delete('sessions/:id', [controllers.auth.OwnSessions, 'destroy'])
+          .where('id', SESSION_ID)
           .as('sessions.destroy')
         router.get('devices', [controllers.auth.Devices, 'index']).as('devices.index')
         router
@@ -62,7 +65,6 @@ router
       .use(middleware.auth({ pending: ['E_2FA_SETUP_REQUIRED'] }))
     router
       .delete('passkeys/:id', [controllers.auth.Passkeys, 'destroy'])
-      .where('id', { match: /^[1-9][0-9]{0,9}$/, cast: (value) => Number(value) })
       .as('passkeys.destroy')
       .use(middleware.auth())
     router
@@ -78,10 +80,7 @@ router
       .group(() => {
         router.get('tokens', [controllers.auth.ApiTokens, 'index']).as('index')
         router.post('tokens', [controllers.auth.ApiTokens, 'store']).as('store')
-        router
-          .delete('tokens/:id', [controllers.auth.ApiTokens, 'destroy'])
-          .where('id', { match: /^[1-9][0-9]{0,9}$/, cast: (value) => Number(value) })
-          .as('destroy')
+        router.delete('tokens/:id', [controllers.auth.ApiTokens, 'destroy']).as('destroy')
       })
       .as('tokens')
       .use(middleware.auth())
@@ -89,10 +88,7 @@ router
     router
       .group(() => {
         router.get('notices', [controllers.auth.Notices, 'index']).as('index')
-        router
-          .post('notices/:id/read', [controllers.auth.Notices, 'read'])
-          .where('id', { match: /^[1-9][0-9]{0,9}$/, cast: (value) => Number(value) })
-          .as('read')
+        router.post('notices/:id/read', [controllers.auth.Notices, 'read']).as('read')
       })
       .as('notices')
       .use(middleware.auth())
@@ -116,7 +112,6 @@ router
 // Avatars: any signed-in administrator, nobody else (docs/architecture.md, "Password lifecycle and own profile").
 router
   .get('/api/avatars/:userId', [controllers.auth.Avatars, 'show'])
-  .where('userId', { match: /^[1-9][0-9]{0,9}$/, cast: (value: string) => Number(value) })
   .as('avatars.show')
   .use(middleware.auth())
 

@@ -795,6 +795,8 @@ test.group('Console in Chromium', (group) => {
     await page.waitForURL(/#\/account$/)
     await page.locator('input[name="nickname"]').fill('Chief Admin')
     await page.locator('input[name="email"]').fill('chief@example.com')
+    // A new address asks for the current password (docs/email.md, "Email change").
+    await page.locator('input[name="currentPassword"]').fill(ADMIN_PASSWORD)
     await page.getByRole('button', { name: 'Save' }).click()
     await page.getByText('Profile saved').waitFor()
     // The app bar's name comes from /me, read again.
@@ -1411,6 +1413,38 @@ test.group('Console in Chromium', (group) => {
     await page.waitForURL(/#\/login/)
     await signIn(page, server.url, 'mailbox1', 'Mailed-Horse-Battery-7', { stay: true })
     assert.equal((await User.findOrFail(user.id)).tokenVersion, user.tokenVersion + 1)
+    await context.close()
+  })
+
+  test('an email change undone from the link mailed to the replaced address', async ({
+    client,
+    assert,
+  }) => {
+    const user = await createAdmin('mailbox3')
+    user.email = 'mailbox3@example.test'
+    user.emailVerifiedAt = DateTime.now()
+    await user.save()
+    clearInbox()
+    const { token } = await sessionToken(user.id, user.tokenVersion)
+    const changed = await client
+      .put('/api/auth/profile')
+      .bearerToken(token)
+      .json({ email: 'intruder@example.test', currentPassword: TEST_PASSWORD })
+    changed.assertStatus(200)
+    const mail = await waitForMail('mailbox3@example.test')
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const page = await context.newPage()
+    await page.goto(`${server.url}/#/undo-email?token=${tokenIn(mail, 'undo-email')}`)
+    await page.getByText('Undo the email change').first().waitFor()
+    await page.locator('input[name="newPassword"]').fill('Undone-Horse-Battery-7')
+    await page.locator('input[name="repeatPassword"]').fill('Undone-Horse-Battery-7')
+    await page.getByRole('button', { name: 'Undo and set the password' }).click()
+    await page.locator('[data-testid="reset-done"]').waitFor()
+    const after = await User.findOrFail(user.id)
+    assert.equal(after.email, 'mailbox3@example.test')
+    assert.isTrue(after.emailVerified)
+    assert.equal(after.tokenVersion, user.tokenVersion + 1)
     await context.close()
   })
 

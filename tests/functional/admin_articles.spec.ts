@@ -58,6 +58,12 @@ test.group('Admin articles: list and show', (group) => {
       (await body({ keyword: 'LIVE' })).data.map((row: Article) => row.id),
       [live.id]
     )
+    // One Chinese character is a keyword too (no minimum length).
+    const chinese = await article({ title: '权限说明' })
+    assert.deepEqual(
+      (await body({ keyword: '权' })).data.map((row: Article) => row.id),
+      [chinese.id]
+    )
     ;(
       await client.get('/api/admin/articles').qs({ category: 'gossip' }).loginAs(admin)
     ).assertStatus(422)

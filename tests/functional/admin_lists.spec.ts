@@ -7,13 +7,14 @@ import env from '#start/env'
 import User from '#models/user'
 import { PERMISSIONS } from '#auth/permissions'
 import { buildDocument } from '#openapi/document'
-import { MAX_EXPORT_ROWS } from '#services/admin/csv_export'
+import { MAX_EXPORT_ROWS } from '#services/admin/list_export'
 import { userCsv } from '#resources/users'
 import { loginLogCsv } from '#resources/login_logs'
 import { auditLogCsv } from '#resources/audit_logs'
 import { isolate, withRealCommits } from '#tests/helpers/database'
 import { createAdmin, sessionToken, superAdminUser, userWithPermissions } from '#tests/helpers/auth'
 import { assertForbidden, assertValidationError } from '#tests/helpers/assertions'
+import { parseCsv, records } from '#tests/helpers/csv'
 
 const { user: userCodes, loginLog, auditLog } = PERMISSIONS
 
@@ -34,43 +35,6 @@ async function documentedLists() {
       )
       return { path: concrete, values: (sort?.schema?.enum ?? []) as string[] }
     })
-}
-
-/** RFC 4180 rows of an export (the BOM checked and dropped). */
-function parseCsv(text: string): string[][] {
-  if (!text.startsWith('\uFEFF')) throw new Error('no BOM')
-  const rows: string[][] = []
-  let row: string[] = []
-  let cell = ''
-  let quoted = false
-  for (let i = 1; i < text.length; i++) {
-    const char = text[i]
-    if (quoted) {
-      if (char !== '"') cell += char
-      else if (text[i + 1] === '"') {
-        cell += '"'
-        i++
-      } else quoted = false
-    } else if (char === '"') quoted = true
-    else if (char === ',') {
-      row.push(cell)
-      cell = ''
-    } else if (char === '\r' && text[i + 1] === '\n') {
-      row.push(cell)
-      rows.push(row)
-      row = []
-      cell = ''
-      i++
-    } else cell += char
-  }
-  if (cell !== '' || row.length) throw new Error('the last line has no CRLF')
-  return rows
-}
-
-/** The rows of a CSV as objects keyed by its header. */
-function records(text: string) {
-  const [header, ...rows] = parseCsv(text)
-  return rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])))
 }
 
 /**
@@ -442,7 +406,7 @@ test.group('Lists: CSV exports', (group) => {
     ])
     assertValidationError(
       assert,
-      await client.get('/api/admin/users/export').qs({ format: 'xlsx' }).loginAs(boss),
+      await client.get('/api/admin/users/export').qs({ format: 'pdf' }).loginAs(boss),
       ['format']
     )
     assert.deepEqual(await db.from('audit_logs').count('* as total'), before)

@@ -6,7 +6,7 @@ import type { ApiClient, ApiResponse } from '@japa/api-client'
 import type User from '#models/user'
 import adminAuthConfig from '#config/admin_auth'
 import { consume } from '#auth/limits'
-import { ceilingKey } from '#auth/login_limiter'
+import { ceilingKey, mfaCeilingKey } from '#auth/login_limiter'
 import { withRealCommits } from '#tests/helpers/database'
 import {
   TEST_PASSWORD,
@@ -17,7 +17,7 @@ import {
   userWithPermissions,
 } from '#tests/helpers/auth'
 import { assertForbidden, assertValidationError } from '#tests/helpers/assertions'
-import { enrolled, passwordStep, requiring2fa } from '#tests/helpers/two_factor'
+import { enrolled, passwordStep, requiring2fa, totp } from '#tests/helpers/two_factor'
 import { SoftAuthenticator, type Overrides } from '#tests/helpers/passkey_authenticator'
 
 /**
@@ -573,6 +573,26 @@ test.group('Passkeys: through the ceiling', (group) => {
     assert.deepEqual(await logged(victim.id), [['passkey_failed', 2]])
     const still = await login(client, { account: 'victim', password: TEST_PASSWORD })
     assert.equal(errorCode(still), 'E_ACCOUNT_LOCKED')
+  })
+
+  test("the second step's ceiling holds codes only: a keyless right code is refused, the passkey signs in", async ({
+    client,
+    assert,
+  }) => {
+    const user = await createAdmin('codelocked')
+    const { authenticator } = await enrol(client, user)
+    const { secret } = await enrolled(user)
+    for (let i = 0; i < adminAuthConfig.limits.loginAccountCap; i++) {
+      await consume(mfaCeilingKey(user.id))
+    }
+    const token = await mfaToken(client, user)
+    const byCode = await client
+      .post('/api/auth/login/2fa')
+      .json({ mfaToken: token, code: totp(secret) })
+    assert.equal(byCode.status(), 429)
+    assert.equal(errorCode(byCode), 'E_ACCOUNT_LOCKED')
+    const byPasskey = await secondStepWith(client, token, authenticator)
+    byPasskey.assertStatus(200)
   })
 })
 

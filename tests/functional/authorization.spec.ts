@@ -845,8 +845,8 @@ test.group('Authorization: super-admin protections and self-lockout', (group) =>
                   isSystem: true,
                 })
             ),
-            // isSystem is never taken from a body.
-            ok(put(roles(root.id), { isSystem: false }), 200, async () => {
+            // isSystem is no field of a role's body: refused, and nothing changes.
+            ok(put(roles(root.id), { isSystem: false }), 422, async () => {
               assert.isTrue((await superRole()).isSystem)
               ;(await client.delete(roles(root.id)).loginAs(admin)).assertStatus(403)
             }),
@@ -857,10 +857,13 @@ test.group('Authorization: super-admin protections and self-lockout', (group) =>
                 isSystem: true,
                 is_system: true,
               }),
-              201,
+              422,
               async (r) => {
-                assert.isFalse(r.body().data.isSystem)
-                assert.isFalse((await Role.findByOrFail('code', 'sneaky')).isSystem)
+                assert.sameMembers(
+                  r.body().errors.map((error: { field: string }) => error.field),
+                  ['isSystem', 'is_system']
+                )
+                assert.isNull(await Role.findBy('code', 'sneaky'))
               }
             ),
           ],

@@ -252,6 +252,37 @@ test.group('Notices', (group) => {
     )
   })
 
+  test("a remote image is a link, never an <img> a reader's browser would fetch", async ({
+    client,
+    assert,
+  }) => {
+    const { user: admin } = await userWithPermissions(Object.values(notice))
+    const pixel = 'data:image/png;base64,iVBORw0KGgo='
+    const body =
+      '![pixel](https://tracker.example/p.gif?to=all) ![](//cdn.example/x.png "t")\n\n' +
+      `[![nested](http://tracker.example/n.png)](https://example.com) ![local](/api/x.png) ![dot](${pixel})`
+    const created = await client
+      .post('/api/admin/notices')
+      .json({ title: 'Pixel', body, status: 'published' })
+      .loginAs(admin)
+    created.assertStatus(201)
+    const html: string = created.body().data.bodyHtml
+    const sources = [...html.matchAll(/<img\b[^>]*\bsrc="([^"]*)"/g)].map((match) => match[1])
+    assert.deepEqual(sources, [pixel])
+    assert.include(
+      html,
+      '<a href="https://tracker.example/p.gif?to=all" rel="noopener noreferrer nofollow">pixel</a>'
+    )
+    assert.include(html, '>//cdn.example/x.png</a>')
+    assert.include(html, '>nested</a>')
+    assert.include(html, '<a href="/api/x.png" rel="noopener noreferrer nofollow">local</a>')
+    // The reader's own list renders it the same way.
+    const own = await client.get('/api/auth/notices').loginAs(admin)
+    own.assertStatus(200)
+    const mine = own.body().data.notices.find((row: any) => row.title === 'Pixel')
+    assert.notMatch(mine.bodyHtml, /<img\b[^>]*src="(?!data:)/)
+  })
+
   test('own notices: published and due only, unread first, unread count, read once', async ({
     client,
     assert,

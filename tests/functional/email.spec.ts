@@ -70,6 +70,7 @@ test.group('Email', (group) => {
         await requestDevice(client, 'nomail'),
         await client.post('/api/auth/password/reset').json({ token: token43, password: 'x' }),
         await client.post('/api/auth/devices/enrol').json({ token: token43 }),
+        await client.post('/api/auth/email/undo').json({ token: token43, password: 'x' }),
         await client
           .post('/api/auth/profile/email/verify')
           .bearerToken(token)
@@ -97,7 +98,7 @@ test.group('Email', (group) => {
     const put = await client
       .put('/api/auth/profile')
       .bearerToken(token)
-      .json({ email: 'verifier@example.test' })
+      .json({ email: 'verifier@example.test', currentPassword: TEST_PASSWORD })
     put.assertStatus(200)
     assert.isFalse(put.body().data.emailVerified)
     const mail = await waitForMail('verifier@example.test')
@@ -144,7 +145,7 @@ test.group('Email', (group) => {
     await client
       .put('/api/auth/profile')
       .bearerToken(token)
-      .json({ email: 'verifier2@example.test' })
+      .json({ email: 'verifier2@example.test', currentPassword: TEST_PASSWORD })
     assert.isNull((await userRow(user.id)).emailVerifiedAt)
     const second = codeIn(await waitForMail('verifier2@example.test'))
     // Five wrong tries kill it: the right code is refused after them.

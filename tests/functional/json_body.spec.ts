@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib'
 import User from '#models/user'
 import env from '#start/env'
 import { isolate } from '#tests/helpers/database'
-import { createAdmin, sessionToken } from '#tests/helpers/auth'
+import { TEST_PASSWORD, createAdmin, sessionToken } from '#tests/helpers/auth'
 
 /**
  * Request bodies over real HTTP: plain JSON is read by app/core/json_body.ts, everything else by
@@ -60,7 +60,7 @@ test.group('Request bodies: JSON read by the app, the rest by the bodyparser', (
     ])
     .run(async ({ assert }, row) => {
       await User.query().where('id', userId).update({ email: 'before@example.com' })
-      const text = `{"nickname":"Zoë","email":""}`
+      const text = `{"nickname":"Zoë","email":"","currentPassword":"${TEST_PASSWORD}"}`
       const body = row.gzip ? gzipSync(text) : Buffer.from(text, 'utf8')
       const reply = await profile(
         {

@@ -97,10 +97,10 @@ test.group('OpenAPI: the document is generated from the code', (group) => {
     const query = document.paths['/api/admin/roles'].get.parameters.map((p: any) => p.name)
     const { properties } = listRolesValidator.toJSONSchema() as any
     assert.deepEqual(query, Object.keys(properties))
-    // Path ids are integers, as the ids in the bodies are (the matcher casts 1-10 digits).
+    // Path ids are integers in the range of the ids in the bodies (app/core/route_ids.ts).
     const pathParam = document.paths['/api/admin/roles/{id}'].get.parameters[0]
     assert.equal(pathParam.in, 'path')
-    assert.deepEqual(pathParam.schema, { type: 'integer', minimum: 1, maximum: 9_999_999_999 })
+    assert.deepEqual(pathParam.schema, { type: 'integer', minimum: 1, maximum: 2_147_483_647 })
     for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
       for (const operation of Object.values<any>(item)) {
         for (const parameter of operation.parameters.filter((p: any) => p.name === 'id')) {

@@ -4,7 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import User from '#models/user'
 import { isolate } from '#tests/helpers/database'
-import { createAdmin } from '#tests/helpers/auth'
+import { TEST_PASSWORD, createAdmin } from '#tests/helpers/auth'
 import { OWN_PROFILE } from '#services/profile_service'
 
 /** Issue 26, point 4: the own profile and avatar (docs/architecture.md, "Own profile"). */
@@ -154,14 +154,25 @@ test.group('Own profile', (group) => {
     assert.equal(shown.body().data.account, 'profiled')
     assert.isNull(shown.body().data.avatarUrl)
 
-    const response = await client.put('/api/auth/profile').loginAs(user).json({
-      nickname: '  Ada  ',
-      email: 'ada@example.com',
-      // Mass assignment: ignored.
+    // Mass assignment: refused, every key named, nothing written.
+    const sneaky = await client.put('/api/auth/profile').loginAs(user).json({
+      nickname: 'Sneaky',
       account: 'root',
       status: 'disabled',
       passwordChangeRequired: true,
       avatarUrl: '/evil',
+    })
+    sneaky.assertStatus(422)
+    assert.sameMembers(
+      sneaky.body().errors.map((error: { field: string }) => error.field),
+      ['account', 'status', 'passwordChangeRequired', 'avatarUrl']
+    )
+    assert.equal((await User.findOrFail(user.id)).nickname, user.nickname)
+
+    const response = await client.put('/api/auth/profile').loginAs(user).json({
+      nickname: '  Ada  ',
+      email: 'ada@example.com',
+      currentPassword: TEST_PASSWORD,
     })
     response.assertStatus(200)
     assert.include(response.body().data, {

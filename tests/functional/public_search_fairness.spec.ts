@@ -46,6 +46,16 @@ async function untilWaiting(waiting: number) {
   }
 }
 
+/** Waits until `ip` holds `held` places at the gate. */
+async function untilHeld(ip: string, held: number) {
+  for (let i = 0; searchGate.heldBy(ip) < held && i < 1000; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  if (searchGate.heldBy(ip) !== held) {
+    throw new Error(`expected ${ip} to hold ${held}, got ${searchGate.heldBy(ip)}`)
+  }
+}
+
 function searchFrom(client: ApiClient, address: string, keyword: string) {
   return client.get('/api/articles').qs({ keyword }).header('x-forwarded-for', address)
 }
@@ -141,6 +151,64 @@ test.group('Public search: fair share of the gate per address', (group) => {
       gate.release()
       await gate.held
     }
+  })
+
+  test('a flood from 120 addresses: a bystander is queued, stays queued and is answered', async ({
+    client,
+    assert,
+  }) => {
+    await ArticleFactory.merge({ title: 'Bystander reading' }).create()
+    const arrivals = () => searchGate.stats.admitted + searchGate.stats.refused
+    /** Each of 120 addresses asks `times` (new keywords: nothing cached); all have been seen. */
+    const flood = async (round: string, times: number) => {
+      const before = arrivals()
+      const sent = []
+      for (let i = 0; i < 120; i++) {
+        const address = `10.9.${Math.floor(i / 100)}.${(i % 100) + 1}`
+        for (let n = 0; n < times; n++)
+          sent.push(searchFrom(client, address, `${round}-${i}-${n}`).send())
+      }
+      for (let i = 0; arrivals() < before + sent.length && i < 2000; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      }
+      assert.equal(arrivals(), before + sent.length)
+      return sent
+    }
+    const bystander = '198.51.100.77'
+    const floods: Promise<{ status(): number }>[] = []
+    for (let round = 1; round <= 2; round++) {
+      const gate = holdGate()
+      try {
+        floods.push(...(await flood(`a${round}`, 2)))
+        assert.equal(searchGate.load.waiting, searchGate.queue)
+        const evicted = searchGate.stats.evicted
+        // Other keywords each round (a cached answer would not enter the gate), all matching.
+        const keyword = ['bystander', 'reading'][round - 1]
+        const mine = searchFrom(client, bystander, keyword).send()
+        await untilHeld(bystander, 1)
+        // It took a flooder's place (the queue stays at its bound), and keeps it under more flood.
+        assert.equal(searchGate.stats.evicted, evicted + 1)
+        assert.equal(searchGate.load.waiting, searchGate.queue)
+        floods.push(...(await flood(`b${round}`, 1)))
+        assert.equal(searchGate.heldBy(bystander), 1)
+        gate.release()
+        await gate.held
+        const answer = await mine
+        answer.assertStatus(200)
+        assert.deepEqual(
+          answer.body().data.map((row: { title: string }) => row.title),
+          ['Bystander reading']
+        )
+      } finally {
+        gate.release()
+        await gate.held
+      }
+    }
+    // The flood itself was refused for the most part (at most 2 x 8 of each round's 360 got in).
+    const statuses = (await Promise.all(floods)).map((response) => response.status())
+    assert.sameMembers([...new Set(statuses)], [200, 503])
+    assert.isAtLeast(statuses.filter((status) => status === 503).length, 2 * (360 - 16))
+    assert.deepEqual(searchGate.load, { active: 0, waiting: 0 })
   })
 
   test('the shared queue bound still holds for everyone', async ({ client, assert }) => {

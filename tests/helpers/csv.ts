@@ -1,4 +1,6 @@
-/** RFC 4180 rows of a CSV export (the BOM checked and dropped). */
+/** Reading the CSV exports back (admin_lists, admin_exports_xlsx, access_review specs). */
+
+/** RFC 4180 rows of an export (the BOM checked and dropped). */
 export function parseCsv(text: string): string[][] {
   if (!text.startsWith('\uFEFF')) throw new Error('no BOM')
   const rows: string[][] = []
@@ -27,4 +29,10 @@ export function parseCsv(text: string): string[][] {
   }
   if (cell !== '' || row.length) throw new Error('the last line has no CRLF')
   return rows
+}
+
+/** The rows of a CSV as objects keyed by its header. */
+export function records(text: string) {
+  const [header, ...rows] = parseCsv(text)
+  return rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])))
 }

@@ -80,6 +80,46 @@ test.group('Public keyword search on PostgreSQL', (group) => {
     }
   }).timeout(60_000)
 
+  test('1- and 2-character keywords read the grams index, not the table', async ({
+    client,
+    assert,
+  }) => {
+    await loadArticles(db, 20_000)
+    // A rare word among them, in a summary.
+    await db.rawQuery(
+      `UPDATE articles SET summary = summary || ' 权限' WHERE id = (SELECT MAX(id) FROM articles)`
+    )
+    await db.rawQuery('ANALYZE articles')
+
+    for (const [keyword, total] of [
+      ['鑫', 0],
+      ['zq', 0],
+      ['权限', 1],
+      ['权', 1],
+    ] as const) {
+      const queries = await captureQueries(async () => {
+        const response = await client.get('/api/articles').qs({ keyword, pageNum: 2 })
+        response.assertStatus(200)
+        assert.equal(response.body().meta.total, total, keyword)
+      })
+      const searches = queries.filter((query) => query.sql.includes('search_grams @>'))
+      // The page and the count (page 2 of at most one match: nothing to count from the page).
+      assert.lengthOf(searches, 2, queries.map((query) => query.sql).join('\n'))
+      for (const search of searches) {
+        const plan = await explain(search)
+        assert.include(
+          plan.map((node) => node['Index Name']),
+          'articles_search_grams_index',
+          keyword
+        )
+        const scans = plan.filter(
+          (node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'articles'
+        )
+        assert.lengthOf(scans, 0, `no sequential scan of articles for ${keyword}`)
+      }
+    }
+  }).timeout(60_000)
+
   test('a public query past the statement timeout is a 503; the admin API keeps answering', async ({
     client,
     assert,

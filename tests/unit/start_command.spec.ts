@@ -23,6 +23,19 @@ test.group('How the production server is started', () => {
     assert.include(start.args, 'bin/server.js')
   })
 
+  test('the container image runs the server as `npm start` does, node as PID 1', ({ assert }) => {
+    const start = startCommand('.')
+    const file = readFileSync('Containerfile', 'utf8').replace(/\\\n/g, ' ')
+    // Exec form (a JSON array): no shell between the runtime's SIGTERM and node.
+    const cmd = /^CMD (\[.*\])$/m.exec(file)
+    assert.isNotNull(cmd)
+    assert.deepEqual(JSON.parse(cmd![1]), ['node', ...start.args])
+    const runtime = file.slice(file.lastIndexOf('\nFROM '))
+    const env = /^ENV (.*)$/m.exec(runtime)![1].trim().split(/\s+/)
+    for (const [name, value] of Object.entries(start.env)) assert.include(env, `${name}=${value}`)
+    assert.match(runtime, /^USER (?!root|0\b)\S+$/m)
+  })
+
   test("the start script's node flags are ones this Node accepts", ({ assert }) => {
     const { env, args } = startCommand('.')
     const flags = args.filter((arg) => arg.startsWith('--'))

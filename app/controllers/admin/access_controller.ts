@@ -2,7 +2,8 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import AccessReviewService from '#services/admin/access_review'
 import { actorOf } from '#services/admin/common'
-import { exportOperation, sendCsvExport } from '#services/admin/csv_export'
+import { exportOperation, sendExport } from '#services/admin/list_export'
+import { s } from '#openapi/schema'
 import {
   accessChangesValidator,
   accessExportValidator,
@@ -42,6 +43,11 @@ export default class AccessController {
     export: {
       ...exportOperation('the access matrix', accessExportValidator),
       summary: 'Export the access matrix as CSV: one row per account in scope, one column per code',
+      description:
+        'Streams one row per account in scope (id, account, nickname, status) and one column per ' +
+        'catalogued code, `x` where held, as CSV (RFC 4180, CRLF, UTF-8 with a BOM). Bounded, ' +
+        "formula-neutralised and audited like the lists' exports. CSV only.",
+      raw: { schema: s.string(), contentType: 'text/csv' },
     },
   })
 
@@ -66,6 +72,6 @@ export default class AccessController {
   async export(ctx: HttpContext) {
     const filters = await ctx.request.validateUsing(accessExportValidator)
     const matrix = await this.access.matrix(actorOf(ctx))
-    return sendCsvExport(ctx, { name: 'access-matrix', filters, ...matrix })
+    return sendExport(ctx, { name: 'access-matrix', filters, ...matrix })
   }
 }

@@ -4,7 +4,7 @@ import AuditLogService from '#services/admin/audit_log_service'
 import AuditLogTransformer from '#transformers/admin/audit_log_transformer'
 import { exportAuditLogsValidator, listAuditLogsValidator } from '#validators/admin/audit_log'
 import { contract } from '#openapi/contract'
-import { exportOperation, sendCsvExport } from '#services/admin/csv_export'
+import { exportOperation, sendExport } from '#services/admin/list_export'
 import { auditLogSchema } from '#transformers/admin/audit_log_transformer'
 import { auditLogCsv } from '#resources/audit_logs'
 
@@ -29,7 +29,7 @@ export default class AuditLogsController {
 
   async export(ctx: HttpContext) {
     const filters = await ctx.request.validateUsing(exportAuditLogsValidator)
-    return sendCsvExport(ctx, {
+    return sendExport(ctx, {
       name: 'audit-logs',
       query: this.auditLogs.query(filters),
       filters,

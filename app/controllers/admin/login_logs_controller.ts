@@ -4,7 +4,7 @@ import LoginLogService from '#services/admin/login_log_service'
 import LoginLogTransformer from '#transformers/admin/login_log_transformer'
 import { exportLoginLogsValidator, listLoginLogsValidator } from '#validators/admin/login_log'
 import { contract } from '#openapi/contract'
-import { exportOperation, sendCsvExport } from '#services/admin/csv_export'
+import { exportOperation, sendExport } from '#services/admin/list_export'
 import { loginLogSchema } from '#transformers/admin/login_log_transformer'
 import { loginLogCsv } from '#resources/login_logs'
 
@@ -29,7 +29,7 @@ export default class LoginLogsController {
 
   async export(ctx: HttpContext) {
     const filters = await ctx.request.validateUsing(exportLoginLogsValidator)
-    return sendCsvExport(ctx, {
+    return sendExport(ctx, {
       name: 'login-logs',
       query: this.loginLogs.query(filters),
       filters,

@@ -16,7 +16,7 @@ import {
 import { contract } from '#openapi/contract'
 import { userSchema } from '#transformers/admin/user_transformer'
 import { userCsv } from '#resources/users'
-import { exportOperation, sendCsvExport } from '#services/admin/csv_export'
+import { exportOperation, sendExport } from '#services/admin/list_export'
 import { readUpload } from '#core/uploads'
 import { MAX_BYTES, importTemplate, importUsers } from '#services/admin/user_import'
 import { localeOf, rowMessageOf } from '#exceptions/messages'
@@ -58,8 +58,9 @@ export default class UsersController {
     import: {
       summary: 'Import administrators from a CSV or XLSX file (all or nothing; dry run by default)',
       description:
-        'multipart/form-data, the file in the part `file` (<= 10,000 rows, <= 5 MB; columns as ' +
-        'in the template). Every row passes what POST /api/admin/users checks, grant rule and ' +
+        'multipart/form-data, the file in the part `file` (<= 10,000 rows, <= 5 MB, cells <= ' +
+        '32 KB; an XLSX unpacks to <= 50 MB, else 413; columns as in the template). Every row ' +
+        'passes what POST /api/admin/users checks, grant rule and ' +
         'data scope included; problems come per row as `{ row, field, code, message }`. With ' +
         '`dryRun=false` and no problem, every account is created with a generated password ' +
         '(returned once here, to be changed at the first sign-in); with a problem nothing is ' +
@@ -67,7 +68,7 @@ export default class UsersController {
       query: importUsersValidator,
       upload: { field: 'file' },
       data: importResultSchema,
-      errors: [409],
+      errors: [409, 413],
     },
     importTemplate: {
       summary: 'The import template (CSV)',
@@ -111,7 +112,7 @@ export default class UsersController {
 
   async export(ctx: HttpContext) {
     const filters = await ctx.request.validateUsing(exportUsersValidator)
-    return sendCsvExport(ctx, {
+    return sendExport(ctx, {
       name: 'users',
       query: this.users.exportQuery(actorOf(ctx), filters),
       filters,

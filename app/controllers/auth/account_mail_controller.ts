@@ -12,6 +12,7 @@ import {
   requestLink,
   resetPasswordWithLink,
   sendVerificationCode,
+  undoEmailChange,
   verifyEmail,
 } from '#services/email/email_service'
 import { mailEnabled } from '#services/email/outbox'
@@ -53,6 +54,20 @@ export default class AccountMailController {
         'spent; tokenVersion + 1: every session and remembered device of the account ends; a ' +
         'second factor is still asked at the next sign-in. 400 E_EMAIL_TOKEN_INVALID for an ' +
         'unknown, expired, used or foreign link.' +
+        WHEN_OFF,
+      body: passwordResetValidator,
+      status: 204,
+      errors: [400, 404],
+    },
+    undoEmail: {
+      summary: 'Undo an email change with the link mailed to the replaced address',
+      description:
+        'An own email change mails the replaced (verified) address a single-use link (7 days). ' +
+        'It restores that address (verified) and sets a new password as a reset does (policy ' +
+        'and history: 422, and the link still works): tokenVersion + 1, every session, ' +
+        'remembered device and API token of the account ends; mailed links and codes of the ' +
+        'account and the undo links of later changes die; passkeys registered since the change ' +
+        'are removed. 400 E_EMAIL_TOKEN_INVALID for an unknown, expired, used or retired link.' +
         WHEN_OFF,
       body: passwordResetValidator,
       status: 204,
@@ -111,6 +126,12 @@ export default class AccountMailController {
   async reset(ctx: HttpContext) {
     const { token, password } = await ctx.request.validateUsing(passwordResetValidator)
     await resetPasswordWithLink(token, password, clientOf(ctx))
+    return ctx.response.noContent()
+  }
+
+  async undoEmail(ctx: HttpContext) {
+    const { token, password } = await ctx.request.validateUsing(passwordResetValidator)
+    await undoEmailChange(token, password, clientOf(ctx))
     return ctx.response.noContent()
   }
 

@@ -3,7 +3,6 @@ import type { HttpContext } from '@adonisjs/core/http'
 import ProfileService from '#services/profile_service'
 import { notFound } from '#exceptions/api_exception'
 import { contract } from '#openapi/contract'
-import { MAX_ID } from '#validators/admin/common'
 
 /**
  * GET /api/avatars/:userId: an administrator's avatar, for any signed-in administrator (the
@@ -29,8 +28,7 @@ export default class AvatarsController {
   constructor(protected profiles: ProfileService) {}
 
   async show({ params, response }: HttpContext) {
-    // An id beyond the 32-bit range cannot exist (PostgreSQL would refuse the comparison).
-    const avatar = params.userId <= MAX_ID ? await this.profiles.avatarOf(params.userId) : null
+    const avatar = await this.profiles.avatarOf(params.userId)
     if (!avatar) throw notFound('noAvatar')
     response.header('ETag', `"${avatar.etag}"`)
     response.header('Cache-Control', 'private, no-cache')

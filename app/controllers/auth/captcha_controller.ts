@@ -82,17 +82,12 @@ export default class CaptchaController {
   })
 
   /** GET /api/auth/captcha */
-  async challenge({ request, response, serialize, logger }: HttpContext) {
+  async challenge({ request, response, serialize }: HttpContext) {
     const { account } = await request.validateUsing(captchaChallengeValidator, {
       data: request.qs(),
     })
     const client = { ip: request.ip(), userAgent: request.header('user-agent') }
-    const answer = await captchaService.challenge(
-      client,
-      account,
-      request.header('x-device-token'),
-      logger
-    )
+    const answer = await captchaService.challenge(client, account, request.header('x-device-token'))
     response.header('Cache-Control', 'no-store')
     return serialize(answer)
   }

@@ -34,9 +34,15 @@ export default class DevicesController {
     )
   }
 
-  async destroy({ auth, params, response }: HttpContext) {
+  async destroy({ auth, params, request, response }: HttpContext) {
     const user = auth.use('jwt').getUserOrFail()
-    if (!(await revokeDevice(user.id, params.id))) throw notFound('deviceNotFound')
+    const revocation = {
+      reason: 'device_deleted' as const,
+      account: user.account,
+      ip: request.ip(),
+      userAgent: request.header('user-agent'),
+    }
+    if (!(await revokeDevice(user.id, params.id, revocation))) throw notFound('deviceNotFound')
     return response.noContent()
   }
 }

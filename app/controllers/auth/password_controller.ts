@@ -36,7 +36,10 @@ export default class PasswordController {
         if (newPassword === currentPassword) {
           throw new FieldError('newPassword', 'newPasswordDifferFrom', 'different')
         }
-        return setPassword(account, newPassword, 'newPassword')
+        return setPassword(account, newPassword, 'newPassword', undefined, {
+          ip: request.ip(),
+          userAgent: request.header('user-agent'),
+        })
       }
     )
     logger.info({ event: 'password.changed', userId: user.id }, 'password changed')

@@ -16,8 +16,14 @@ export default class ProfileController {
     show: { summary: 'The own profile', data: currentUserSchema },
     update: {
       summary: 'Change the own nickname or email (audited)',
+      description:
+        'A new `email` (or none) needs `currentPassword` (422 on `currentPassword` when missing ' +
+        'or wrong, nothing changed; wrong ones are limited per session, 429). The new address ' +
+        'gets a 6-digit code; the replaced one, when verified, a single-use undo link (POST ' +
+        '/api/auth/email/undo).',
       body: updateProfileValidator,
       data: currentUserSchema,
+      errors: [429],
     },
     avatar: {
       summary: 'Upload the own avatar (PNG, JPEG, GIF or WebP, at most 2 MB and 24 megapixels)',

@@ -126,12 +126,20 @@ export default class SessionController {
   }
 
   /** POST /api/auth/logout: ends the session of this token; its next request is a 401. */
-  async destroy({ auth, request, response }: HttpContext) {
+  async destroy(ctx: HttpContext) {
+    const { auth, request, response } = ctx
     const { forgetDevice } = await request.validateUsing(logoutValidator)
     const guard = auth.use('jwt')
     const sessionId = guard.getSessionIdOrFail()
     const deviceId = forgetDevice ? await deviceOfSession(sessionId) : null
-    if (deviceId) await revokeDevice(guard.getUserOrFail().id, deviceId)
+    const user = guard.getUserOrFail()
+    if (deviceId) {
+      await revokeDevice(user.id, deviceId, {
+        reason: 'logout',
+        account: user.account,
+        ...clientOf(ctx),
+      })
+    }
     await endSession(sessionId, 'logout')
     return response.noContent()
   }

@@ -331,7 +331,7 @@ export default class AccessReviewService {
 
   /**
    * GET /api/admin/access/export: one row per account in scope, one column per catalogue code,
-   * `x` where held (streamed by sendCsvExport, which bounds and audits it). Codes are read per
+   * `x` where held (streamed by sendExport, which bounds and audits it). Codes are read per
    * role set before the first byte.
    */
   async matrix(viewer: Viewer) {

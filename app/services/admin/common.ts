@@ -6,7 +6,6 @@ import { pageMeta } from '#providers/api_provider'
 import { notFound } from '#exceptions/api_exception'
 import type { AccessSnapshot } from '#auth/access_snapshot'
 import type { Sortable } from '#openapi/schema'
-import { MAX_ID } from '#validators/admin/common'
 import { type AuditSource, declaredPermission } from '#services/audit_log'
 
 /**
@@ -89,15 +88,14 @@ export function ordered<Query extends ModelQueryBuilderContract<LucidModel, any>
 }
 
 /**
- * Loads a row by id or answers 404. An id beyond the 32-bit range cannot exist; refusing it here
- * keeps PostgreSQL from failing the query with "out of range" (a 500).
+ * Loads a row by id or answers 404. The id is a route parameter: the route matcher already kept it
+ * within the int4 range (app/core/route_ids.ts).
  */
 export async function findOr404<Model extends LucidModel>(
   model: Model,
   id: number,
   client?: QueryClientContract
 ): Promise<InstanceType<Model>> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw notFound()
   const row = await model.find(id, client ? { client } : undefined)
   if (!row) throw notFound()
   return row as InstanceType<Model>

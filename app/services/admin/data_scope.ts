@@ -3,7 +3,6 @@ import type { LucidModel, ModelQueryBuilderContract } from '@adonisjs/lucid/type
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { DataScope } from '#auth/access_snapshot'
 import { notFound } from '#exceptions/api_exception'
-import { MAX_ID } from '#validators/admin/common'
 
 /*
 | THE DATA SCOPE, applied in one place (docs/admin-modules.md, "Data scope"): every admin read
@@ -74,7 +73,6 @@ export async function findInScope<Model extends LucidModel>(
   id: number,
   client?: QueryClientContract
 ): Promise<InstanceType<Model>> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw notFound()
   const query = model.query(client ? { client } : undefined).where(model.primaryKey, id)
   const row = await scoped(query, resource, viewer).first()
   if (!row) throw notFound()

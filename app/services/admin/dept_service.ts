@@ -8,7 +8,6 @@ import { type Actor, ordered, paginate, whereKeyword } from '#services/admin/com
 import { auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
 import type { Viewer } from '#services/admin/data_scope'
-import { MAX_ID } from '#validators/admin/common'
 import DeptPolicy from '#policies/dept_policy'
 import { subtreeOf } from '#policies/grant_rule'
 import { deptParents } from '#policies/holdings'
@@ -56,7 +55,6 @@ export default class DeptService {
   }
 
   async show(viewer: Viewer, id: number, client?: QueryClientContract) {
-    if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw notFound()
     const dept = await this.seenBy(viewer, Dept.query(client ? { client } : undefined))
       .where('id', id)
       .first()

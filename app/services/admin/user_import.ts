@@ -1,10 +1,9 @@
-import { readSheet } from 'read-excel-file/node'
 import { parse } from 'csv-parse/sync'
 import { errors as vineErrors } from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { FieldError, type RowError, RowErrors } from '#exceptions/api_exception'
+import { ApiException, FieldError, type RowError, RowErrors } from '#exceptions/api_exception'
 import { messageOf } from '#exceptions/messages'
 import UserPolicy from '#policies/user_policy'
 import { REFUSED, deptsShown } from '#policies/grant_rule'
@@ -12,12 +11,20 @@ import { type RoleGrant, deptParents, roleGrants } from '#policies/holdings'
 import { generateCredentials, importAccounts } from '#services/admin_account_service'
 import { type Actor } from '#services/admin/common'
 import { audit } from '#services/admin/writes'
-import { FORMULA_START, csvCell } from '#services/admin/csv_export'
+import { FORMULA_START, csvCell } from '#services/admin/list_export'
 import { importUserRowValidator } from '#validators/admin/user'
+import {
+  type SheetLimits,
+  SheetLimitError,
+  type SheetRow,
+  SheetUnreadableError,
+  columnName,
+  readFirstSheet,
+} from '#core/xlsx_reader'
 
 /**
  * The user import (POST /api/admin/users/import, docs/admin-modules.md, "User import"): a CSV or
- * XLSX file of at most MAX_ROWS rows and MAX_BYTES bytes, one account per row. Each row is what
+ * XLSX file within LIMITS (below), one account per row. Each row is what
  * POST /api/admin/users takes (roles by code, no password) and passes the same rules: the row's
  * shape (the create validator's fields), the roles and department exist, the account is new
  * (case-insensitive, also within the file), and UserPolicy.create, the grant rule and data scope
@@ -27,9 +34,23 @@ import { importUserRowValidator } from '#validators/admin/user'
  * a row, else 422), and otherwise every account is created in one transaction with one audit
  * row. Passwords are generated (app/services/admin_account_service.ts, generateCredentials),
  * returned once in the answer, and must be changed at the first sign-in.
+ *
+ * What a file may cost is bounded before it grows: bytes (413), the XLSX's inflated size,
+ * compression ratio and entries (413, checked on the ZIP's central directory before inflating
+ * and again while inflating: app/core/xlsx_reader.ts), rows and cell sizes (422, reading
+ * stops there). Every row is checked, grant rule and data scope included, before one password is
+ * generated or hashed: a refused file costs its parse and its checks, no argon2.
  */
 export const MAX_ROWS = 10_000
 export const MAX_BYTES = 5 * 1024 * 1024
+export const LIMITS: SheetLimits = {
+  maxEntries: 1000,
+  maxInflated: 50 * 1024 * 1024,
+  maxRatio: 100,
+  maxRows: MAX_ROWS + 1, // and the header
+  maxCellBytes: 32 * 1024,
+  maxColumns: 64,
+}
 export const COLUMNS = ['account', 'nickname', 'email', 'deptId', 'roles', 'status'] as const
 type Column = (typeof COLUMNS)[number]
 
@@ -57,17 +78,20 @@ export async function importUsers(
   file: Buffer,
   dryRun: boolean
 ): Promise<ImportResult> {
-  if (file.length > MAX_BYTES) {
-    throw new FieldError('file', 'importTooLarge', 'maxSize', { mb: MAX_BYTES / 1024 / 1024 })
-  }
-  const cells = await readCells(file)
-  const { rows, errors } = await shapeRows(cells)
-  const credentials = dryRun || errors.length ? [] : await generateCredentials(rows.length)
+  if (file.length > MAX_BYTES) throw tooLarge('importTooLarge', { mb: MAX_BYTES / 1024 / 1024 })
+  const [header, ...lines] = await readCells(file)
+  const { rows, errors } = await shapeRows(header, lines)
+  errors.push(...(await db.transaction((trx) => checkRows(trx, actor, rows))))
+  errors.sort((a, b) => a.row - b.row)
+  if (dryRun) return { dryRun, rows: lines.length, errors, created: [] }
+  if (errors.length) throw new RowErrors(errors)
+  // Only now, every row allowed: the passwords (argon2, seconds for 10,000), outside any
+  // transaction. The checks run again in the writing transaction: what the caller may grant
+  // and see, and which accounts exist, may have changed meanwhile.
+  const credentials = await generateCredentials(rows.length)
   return db.transaction(async (trx) => {
-    errors.push(...(await checkRows(trx, actor, rows)))
-    errors.sort((a, b) => a.row - b.row)
-    if (dryRun) return { dryRun, rows: cells.length - 1, errors, created: [] }
-    if (errors.length) throw new RowErrors(errors)
+    const changed = await checkRows(trx, actor, rows)
+    if (changed.length) throw new RowErrors(changed)
     const roleIds = await roleIdsByCode(trx, rows)
     const users = await importAccounts(
       trx,
@@ -88,7 +112,7 @@ export async function importUsers(
     })
     return {
       dryRun,
-      rows: cells.length - 1,
+      rows: lines.length,
       errors,
       created: users.map((user, i) => ({
         id: user.id,
@@ -98,6 +122,10 @@ export async function importUsers(
     }
   })
 }
+
+/** 413: the file, or what it unpacks to, is over a size limit. */
+const tooLarge = (key: string, data: Record<string, string | number>) =>
+  new ApiException(413, 'E_PAYLOAD_TOO_LARGE', key, undefined, data)
 
 /** A refused row whose message is the catalog's `key`: English here, the caller's when rendered. */
 const rowError = (
@@ -112,65 +140,105 @@ const malformed = (key: string, data?: Record<string, string>) =>
   new FieldError('file', key, 'format', data)
 
 /**
- * The cells of the file as text: an XLSX (a ZIP: sniffed from its bytes, whatever the name says)
- * read by read-excel-file, where a formula cell gives its computed value, never the formula;
- * else UTF-8 CSV (BOM allowed) read by csv-parse. Anything else, a truncated or damaged file,
+ * The non-empty rows of the file as trimmed text, the header first: an XLSX (a ZIP: sniffed from
+ * its bytes, whatever the name says) read by app/core/xlsx_reader.ts within LIMITS, where a
+ * formula cell gives its computed value, never the formula; else UTF-8 CSV (BOM allowed) read by
+ * csv-parse, which stops after the rows allowed. Anything else, a truncated or damaged file,
  * ragged rows: 422 on `file`, nothing read further.
  */
-async function readCells(file: Buffer): Promise<string[][]> {
-  let table: unknown[][]
+async function readCells(file: Buffer): Promise<SheetRow[]> {
+  let rows: SheetRow[]
   if (file.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) {
     try {
-      table = await readSheet(file)
-    } catch {
-      throw malformed('importNotXlsx')
+      rows = await readFirstSheet(file, LIMITS)
+    } catch (error) {
+      if (error instanceof SheetUnreadableError) throw malformed('importNotXlsx')
+      if (!(error instanceof SheetLimitError)) throw error
+      switch (error.limit) {
+        case 'rows':
+          throw maxRows()
+        case 'cell':
+          throw cellTooLarge(error.data)
+        case 'entries':
+          throw tooLarge('importEntries', error.data)
+        case 'ratio':
+          throw tooLarge('importRatio', error.data)
+        case 'inflated':
+          throw tooLarge('importUnpacked', error.data)
+      }
     }
   } else {
-    let text: string
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(file)
-    } catch {
-      throw malformed('importType')
-    }
-    if (text.includes('\0')) throw malformed('importType')
-    try {
-      table = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false })
-    } catch (error) {
-      throw malformed('importCsv', { reason: (error as Error).message })
-    }
+    rows = readCsv(file)
   }
-  const cells = table.map((row) =>
-    row.map((cell) =>
-      cell === null || cell === undefined
-        ? ''
-        : cell instanceof Date
-          ? cell.toISOString()
-          : String(cell).trim()
-    )
-  )
-  while (cells.length && cells.at(-1)!.every((cell) => cell === '')) cells.pop()
-  if (cells.length < 2) throw malformed('importNoRows')
-  if (cells.length - 1 > MAX_ROWS) {
-    throw new FieldError('file', 'importMaxRows', 'maxRows', { max: MAX_ROWS })
-  }
-  return cells
+  if (rows.length < 2) throw malformed('importNoRows')
+  if (rows.length > LIMITS.maxRows) throw maxRows()
+  return rows
 }
 
+function readCsv(file: Buffer): SheetRow[] {
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(file)
+  } catch {
+    throw malformed('importType')
+  }
+  if (text.includes('\0')) throw malformed('importType')
+  type Parsed = { record: string[]; info: { records: number; empty_lines: number } }
+  let table: Parsed[]
+  try {
+    table = parse(text, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      info: true,
+      // Enough records for the rows allowed and some empty ones: nothing after is parsed.
+      to: 2 * LIMITS.maxRows,
+    }) as unknown as Parsed[]
+  } catch (error) {
+    throw malformed('importCsv', { reason: (error as Error).message })
+  }
+  const rows: SheetRow[] = []
+  for (const { record, info } of table) {
+    // The row a spreadsheet shows: empty lines count.
+    const number = info.records + info.empty_lines
+    const cells = record.map((cell, column) => {
+      if (Buffer.byteLength(cell) > LIMITS.maxCellBytes) {
+        throw cellTooLarge({
+          row: number,
+          column: columnName(column),
+          kb: LIMITS.maxCellBytes / 1024,
+        })
+      }
+      return cell.trim()
+    })
+    if (cells.some((cell) => cell !== '')) rows.push({ number, cells })
+  }
+  if (table.length === 2 * LIMITS.maxRows && rows.length <= LIMITS.maxRows) {
+    // Stopped early on a file of mostly empty rows: too long all the same.
+    throw maxRows()
+  }
+  return rows
+}
+
+const maxRows = () => new FieldError('file', 'importMaxRows', 'maxRows', { max: MAX_ROWS })
+const cellTooLarge = (data: Record<string, string | number>) =>
+  new FieldError('file', 'importCellSize', 'maxCellSize', data)
+
 /** Each row's cells against the header and the row validator: the rows, and what is wrong. */
-async function shapeRows(cells: string[][]) {
-  const header = cells[0].map((name) => name.trim())
-  const unknown = header.filter((name) => !(COLUMNS as readonly string[]).includes(name))
-  if (unknown.length || !header.includes('account')) {
+async function shapeRows(header: SheetRow, lines: SheetRow[]) {
+  const columns = header.cells
+  const unknown = columns.filter((name) => !(COLUMNS as readonly string[]).includes(name))
+  if (unknown.length || !columns.includes('account')) {
     throw malformed('importHeader', { columns: COLUMNS.join(', ') })
   }
   const errors: RowError[] = []
   const rows: Row[] = []
   const seen = new Map<string, number>()
-  for (let i = 1; i < cells.length; i++) {
-    const number = i + 1
+  for (const line of lines) {
+    const number = line.number
     const raw: Partial<Record<Column, string>> = {}
-    header.forEach((name, j) => (raw[name as Column] = cells[i][j] ?? ''))
-    const formulas = header.filter((name) => FORMULA_START.test(raw[name as Column] ?? ''))
+    columns.forEach((name, j) => (raw[name as Column] = line.cells[j] ?? ''))
+    const formulas = columns.filter((name) => FORMULA_START.test(raw[name as Column] ?? ''))
     for (const field of formulas) {
       errors.push(rowError(number, field, 'E_VALIDATION_ERROR', 'importFormula'))
     }

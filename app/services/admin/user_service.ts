@@ -158,6 +158,10 @@ export default class UserService {
     await db.transaction(async (trx) => {
       await lockSuperAdmins(trx)
       const user = await this.find(actor, id, trx)
+      if (user.id === actor.id && data.email !== undefined && data.email !== user.email) {
+        // Without the current password and the undo link: PUT /api/auth/profile (docs/email.md).
+        throw forbidden('changeOwnEmailProfile')
+      }
       const target = await accountHolding(trx, user.id)
       const moved = data.deptId !== undefined && data.deptId !== user.deptId
       if (moved && data.deptId !== null) {
@@ -180,7 +184,11 @@ export default class UserService {
           // The guard rejects disabled accounts already; the bump also kills tokens for good, so
           // re-enabling the account does not revive them (nor its device tokens).
           user.tokenVersion = user.tokenVersion + 1
-          await revokeDevices(user.id, trx)
+          await revokeDevices(user.id, trx, {
+            reason: 'account_disabled',
+            account: user.account,
+            ip: actor.audit.ip ?? undefined,
+          })
           await endSessionsOf(user.id, 'account_disabled', trx)
         }
         user.merge(definedOnly(data))
@@ -273,12 +281,16 @@ export default class UserService {
     await actor.bouncer
       .with(UserPolicy)
       .authorize('resetPassword', await accountHolding(db.connection(), user.id))
-    await resetPassword(user, password, (trx) =>
-      audit(trx, actor, {
-        targetType: 'user',
-        targetId: user.id,
-        changes: { password: [MASKED, MASKED] },
-      })
+    await resetPassword(
+      user,
+      password,
+      (trx) =>
+        audit(trx, actor, {
+          targetType: 'user',
+          targetId: user.id,
+          changes: { password: [MASKED, MASKED] },
+        }),
+      { ip: actor.audit.ip ?? undefined }
     )
     return this.reload(id)
   }

@@ -11,17 +11,21 @@ import { type LimitKey, consume, countFailure } from '#auth/limits'
 import { ipKey } from '#auth/login_limiter'
 import { recordLogin } from '#auth/login_log'
 import { issueDeviceToken } from '#auth/device_tokens'
-import type { CeilingReached } from '#auth/login_service'
+import type { CeilingReached, SecondStepFailed } from '#auth/login_service'
 import {
   type LinkPurpose,
   checkCode,
   emailTokenInvalid,
   findLink,
+  findLinkRow,
   issueCode,
   issueLink,
+  replacedAddresses,
+  retireAfterUndo,
   spendCode,
   spendLink,
 } from '#auth/email_tokens'
+import { removePasskeys } from '#auth/passkeys'
 import { setPassword } from '#services/admin_account_service'
 import { findAccount } from '#auth/passwords'
 import { type AuditSource, MASKED, recordAudit } from '#services/audit_log'
@@ -32,8 +36,11 @@ import {
   type Mail,
   consoleLink,
   deviceLinkMail,
+  emailChangedMail,
   lockNoticeMail,
   passwordResetMail,
+  resetNoticeMail,
+  secondStepNoticeMail,
   verifyCodeMail,
 } from '#services/email/mails'
 
@@ -56,8 +63,22 @@ const codeKey = (userId: number): LimitKey => ({
   requests: 3,
   seconds: MAIL_WINDOW,
 })
+/**
+ * The notice of a refused second step: one per account per day. The password is known either way;
+ * the first mail says so, more would add nothing but noise (and a reset link each).
+ */
+const SECOND_STEP_NOTICE_WINDOW = 24 * 60 * 60
+const secondStepNoticeKey = (userId: number): LimitKey => ({
+  key: `mail_second_step_${userId}`,
+  requests: 1,
+  seconds: SECOND_STEP_NOTICE_WINDOW,
+})
 /** One key of each allowance and window above (tests create their limiters first). */
-export const mailLimitSamples = () => [linkKey('device_link', ''), codeKey(0)]
+export const mailLimitSamples = () => [
+  linkKey('device_link', ''),
+  codeKey(0),
+  secondStepNoticeKey(0),
+]
 
 /** Spends one allowance; false when none is left (the limiter's refusal), else its count. */
 async function take(limit: LimitKey) {
@@ -70,7 +91,11 @@ async function take(limit: LimitKey) {
   }
 }
 
-const LINKS: Record<LinkPurpose, { route: string; mail: (a: string, l: string) => Mail }> = {
+/** How long after an email change a reset mail also tells the replaced address. */
+export const RESET_NOTICE_MS = 72 * 3600_000
+
+type RequestedLink = Exclude<LinkPurpose, 'email_undo'>
+const LINKS: Record<RequestedLink, { route: string; mail: (a: string, l: string) => Mail }> = {
   password_reset: { route: 'reset-password', mail: passwordResetMail },
   device_link: { route: 'enrol-device', mail: deviceLinkMail },
 }
@@ -83,7 +108,7 @@ const LINKS: Record<LinkPurpose, { route: string; mail: (a: string, l: string) =
  * too), then, for an enabled account with a verified address, the link and its mail.
  */
 export async function requestLink(
-  purpose: LinkPurpose,
+  purpose: RequestedLink,
   input: Client & { account: string; captchaToken?: string },
   logger: Logger
 ) {
@@ -107,6 +132,14 @@ export async function requestLink(
     const { route, mail } = LINKS[purpose]
     await sendMail(user.email!, mail(user.account, consoleLink(route, token)))
     logger.info({ event: `mail.${purpose}.sent`, userId: user.id, ip: input.ip }, 'mail sent')
+    if (purpose === 'password_reset') {
+      // A reset soon after an email change: the replaced (verified) addresses hear of it too.
+      const since = Date.now() - RESET_NOTICE_MS
+      for (const address of await replacedAddresses(user.id, since, user.email)) {
+        await sendMail(address, resetNoticeMail(user.account))
+        logger.info({ event: 'mail.reset_notice.sent', userId: user.id }, 'mail sent')
+      }
+    }
     await recordLogin({
       ...input,
       userId: user.id,
@@ -125,14 +158,20 @@ export async function resetPasswordWithLink(token: string, password: string, cli
   const userId = await findLink(token, 'password_reset')
   const user = userId ? await User.find(userId) : null
   if (!user || !user.isEnabled) throw emailTokenInvalid()
-  await setPassword(user, password, 'password', async (trx) => {
-    await spendLink(trx, token, 'password_reset', user.id)
-    await recordAudit(trx, ownSource(user, client, 'own:password-reset'), {
-      targetType: 'user',
-      targetId: user.id,
-      changes: { password: [MASKED, MASKED] },
-    })
-  })
+  await setPassword(
+    user,
+    password,
+    'password',
+    async (trx) => {
+      await spendLink(trx, token, 'password_reset', user.id)
+      await recordAudit(trx, ownSource(user, client, 'own:password-reset'), {
+        targetType: 'user',
+        targetId: user.id,
+        changes: { password: [MASKED, MASKED] },
+      })
+    },
+    client
+  )
   await recordLogin({
     ...client,
     account: user.account,
@@ -161,6 +200,57 @@ export async function enrolDevice(token: string, client: Client) {
     outcome: 'device_enrolled',
   })
   return { deviceToken: device.token, account: user.account }
+}
+
+/**
+ * The undo link of an own email change (app/services/profile_service.ts issued it in the change's
+ * transaction), mailed after the answer to the replaced address.
+ */
+export function mailUndoLink(user: User, replaced: string, token: string, logger: Logger) {
+  const { account, email, id } = user
+  afterAnswer('mail.email_undo', async () => {
+    await sendMail(replaced, emailChangedMail(account, email, consoleLink('undo-email', token)))
+    logger.info({ event: 'mail.email_undo.sent', userId: id }, 'mail sent')
+  })
+}
+
+/**
+ * POST /api/auth/email/undo: the link mailed to an address an own change replaced. In one
+ * transaction, through setPassword as a reset (policy and history, tokenVersion + 1, every
+ * session and device ends, blocks cleared): the link is spent, the account's other live mailed
+ * secrets and the undo links of later changes die, the address comes back verified, passkeys
+ * registered since the change are removed (they would sign in without a password), audit row
+ * `own:email-undo`. 422 on the password leaves the link usable.
+ */
+export async function undoEmailChange(token: string, password: string, client: Client) {
+  assertMailEnabled()
+  const link = await findLinkRow(token, 'email_undo')
+  const user = link ? await User.find(link.userId) : null
+  if (!link?.email || !user || !user.isEnabled) throw emailTokenInvalid()
+  const replaced = user.email
+  await setPassword(user, password, 'password', async (trx) => {
+    await spendLink(trx, token, 'email_undo', user.id)
+    await retireAfterUndo(trx, user.id, link.id)
+    user.email = link.email
+    user.emailVerifiedAt = DateTime.now()
+    await user.save()
+    const passkeys = await removePasskeys(trx, user.id, link.createdAt)
+    await recordAudit(trx, ownSource(user, client, 'own:email-undo'), {
+      targetType: 'user',
+      targetId: user.id,
+      changes: {
+        email: [replaced, link.email],
+        password: [MASKED, MASKED],
+        ...(passkeys ? { passkeysSinceChange: [passkeys, 0] } : {}),
+      },
+    })
+  })
+  await recordLogin({
+    ...client,
+    account: user.account,
+    userId: user.id,
+    outcome: 'email_change_undone',
+  })
 }
 
 const ownSource = (user: User, client: Client, permission: string): AuditSource => ({
@@ -244,5 +334,25 @@ export function noticeLock({ userId, ip, windowEndsIn }: CeilingReached, logger:
     const failures = adminAuthConfig.limits.loginAccountCap
     await sendMail(user.email!, lockNoticeMail(user.account, failures, addresses))
     logger.warn({ event: 'mail.lock_notice.sent', userId, addresses: count }, 'lock notice sent')
+  })
+}
+
+/**
+ * A right password's second step was refused (login_service.ts emits `auth:second_step_failed`;
+ * start/events.ts): the owner of a verified address is told, after the answer, once per account
+ * per SECOND_STEP_NOTICE_WINDOW (the allowance is spent first, so a flood of wrong codes costs one
+ * store write each and one mail), from which address, with a password-reset link (the reset ends
+ * every session and device).
+ */
+export function noticeSecondStep({ userId, ip }: SecondStepFailed, logger: Logger) {
+  if (!mailEnabled()) return
+  afterAnswer('mail.second_step_notice', async () => {
+    if (!(await take(secondStepNoticeKey(userId)))) return
+    const user = await User.find(userId)
+    if (!user || !user.isEnabled || !user.emailVerified) return
+    const token = await issueLink(user.id, 'password_reset')
+    const link = consoleLink(LINKS.password_reset.route, token)
+    await sendMail(user.email!, secondStepNoticeMail(user.account, ip, link))
+    logger.warn({ event: 'mail.second_step_notice.sent', userId, ip }, 'second step notice sent')
   })
 }

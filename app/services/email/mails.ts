@@ -77,3 +77,36 @@ export const lockNoticeMail = (account: string, failures: number, addresses: str
       'unique one once you are in, set up a second factor, and tell an administrator.',
     { link: `${appUrl()}/#/login`, label: 'Open the sign-in page' },
   ])
+
+/** To the address an email change replaced (docs/email.md, "Email change"). */
+export const emailChangedMail = (account: string, newAddress: string | null, link: string) =>
+  compose('your email address was changed', [
+    newAddress
+      ? `The email address of the account ${account} was changed from this address to ${newAddress}.`
+      : `The email address of the account ${account} was removed (it was this address).`,
+    'If you did this, there is nothing to do. If you did not, someone has your session or your ' +
+      'password: undo the change. It restores this address, ends every session and remembered ' +
+      'browser of the account and asks you for a new password.',
+    { link, label: 'Undo the change and choose a new password' },
+    'The link works once, for 7 days.',
+  ])
+
+/** To an address replaced in the last 72 hours when a reset link goes to the new one. */
+export const resetNoticeMail = (account: string) =>
+  compose('a password reset was asked for your former account address', [
+    `Someone asked to reset the password of the account ${account}, whose email address was ` +
+      'changed from this address in the last 72 hours. The reset link went to the new address.',
+    'If you did not change the address, use the undo link we mailed to this address when it was ' +
+      'changed (it works for 7 days), or tell an administrator at once.',
+  ])
+
+/** After a right password and a refused second step (docs/email.md, one per day). */
+export const secondStepNoticeMail = (account: string, address: string, link: string) =>
+  compose('your password was used', [
+    `The password of the account ${account} was used to sign in from ${address}; the second ` +
+      'step (your code or passkey) stopped it.',
+    'If this was you (a mistyped code), ignore this mail. If it was not, someone knows your ' +
+      'password: choose a new one. That signs out every session and browser of the account.',
+    { link, label: 'Choose a new password' },
+    'The link works once, for 15 minutes; later, use "Forgot password?" on the sign-in page.',
+  ])

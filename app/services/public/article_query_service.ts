@@ -283,10 +283,17 @@ export class ArticleQueryService {
       bindings.push(filters.category)
     }
     if (filters.keyword) {
-      // PostgreSQL: ILIKE (case-insensitive, Unicode aware), served by the trigram indexes.
-      // SQLite: LIKE is case-insensitive for ASCII. ESCAPE is explicit so the escaping means
-      // the same on both.
-      const operator = this.isPostgres() ? 'ILIKE' : 'LIKE'
+      // PostgreSQL: ILIKE (case-insensitive, Unicode aware), served by the trigram indexes from
+      // 3 characters (one trigram); a shorter keyword is one of the article's lower-cased
+      // characters or pairs (search_grams, migration 17638000001500), found in their GIN index,
+      // and the ILIKE rechecks it. SQLite: LIKE (a scan), case-insensitive for ASCII. ESCAPE is
+      // explicit so the escaping means the same on both.
+      const postgres = this.isPostgres()
+      if (postgres && [...filters.keyword].length <= SHORT_KEYWORD_LENGTH) {
+        sql += ' AND a.search_grams @> ARRAY[lower(?)]'
+        bindings.push(filters.keyword)
+      }
+      const operator = postgres ? 'ILIKE' : 'LIKE'
       sql += ` AND (a.title ${operator} ? ESCAPE '\\' OR a.summary ${operator} ? ESCAPE '\\')`
       const pattern = containsPattern(filters.keyword)
       bindings.push(pattern, pattern)
@@ -339,6 +346,9 @@ const versionRead = new FreshRead(async () => {
   )
   return Number(row.version)
 })
+
+/** Up to this many characters (code points), a keyword is looked up in articles.search_grams. */
+const SHORT_KEYWORD_LENGTH = 2
 
 /** LIKE pattern for a user's keyword: %, _ and the escape character itself match literally. */
 function containsPattern(keyword: string) {

@@ -5,12 +5,14 @@ import {
   UNSAFE_URL_CHARACTERS,
   formatRule,
   isHttpsUrl,
+  nullableLines,
   nullableText,
   optionalText,
   pageFields,
   sortField,
 } from '#validators/admin/common'
 import { articleSort } from '#resources/articles'
+import { line, lines } from '#validators/text'
 
 /**
  * Request shapes of /api/admin/articles. `status`, `publishedAt` and `authorId` are not accepted
@@ -43,7 +45,7 @@ const coverUrlFormat = formatRule(
  */
 const coverUrl = () => nullableText(500, coverUrlFormat())
 
-const slug = () => vine.string().trim().minLength(1).maxLength(160).regex(SLUG_FORMAT)
+const slug = () => line(160).minLength(1).regex(SLUG_FORMAT)
 
 /** Full date and time, optional seconds/fraction, optional offset (none = UTC). */
 const ISO_DATE_TIME =
@@ -68,32 +70,34 @@ export const listArticlesValidator = vine.create({
   sort: sortField(articleSort),
 })
 
+/** The title is one line; summary, content and the internal note may span lines. */
+const title = () => line(200).minLength(1)
+const summary = () => lines(500)
+const content = () => lines(200_000).minLength(1)
+
 export const createArticleValidator = vine.create({
-  title: vine.string().trim().minLength(1).maxLength(200),
+  title: title(),
   slug: slug().optional(),
-  summary: vine.string().trim().maxLength(500).optional(),
-  content: vine.string().trim().minLength(1).maxLength(200_000),
+  summary: summary().optional(),
+  content: content(),
   category: vine.enum(ARTICLE_CATEGORIES),
   coverUrl: coverUrl(),
-  internalNote: nullableText(5000),
+  internalNote: nullableLines(5000),
 })
 
 export const updateArticleValidator = vine.create({
-  title: vine.string().trim().minLength(1).maxLength(200).optional(),
+  title: title().optional(),
   slug: slug().optional(),
-  summary: vine.string().trim().maxLength(500).optional(),
-  content: vine.string().trim().minLength(1).maxLength(200_000).optional(),
+  summary: summary().optional(),
+  content: content().optional(),
   category: vine.enum(ARTICLE_CATEGORIES).optional(),
   coverUrl: coverUrl(),
-  internalNote: nullableText(5000),
+  internalNote: nullableLines(5000),
 })
 
 /** An optional ISO 8601 date-time field, turned into a DateTime (UTC without an offset). */
 export const dateTimeField = () =>
-  vine
-    .string()
-    .trim()
-    .maxLength(40)
+  line(40)
     .use(isoDateTime())
     .optional()
     .transform((value) => (value ? DateTime.fromISO(value, { zone: 'utc' }) : undefined))

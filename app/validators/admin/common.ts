@@ -1,6 +1,8 @@
 import vine from '@vinejs/vine'
+import type { VineString } from '@vinejs/vine'
 import type { Validation } from '@vinejs/vine/types'
 import type { Sortable } from '#openapi/schema'
+import { line, lines } from '#validators/text'
 
 /**
  * Pieces shared by the admin validators. Ids are bounded to the range of a 32-bit serial so an
@@ -28,24 +30,26 @@ export const pageFields = {
  */
 export const sortField = (sortable: Sortable) => vine.enum(sortable.values).optional()
 
-/** `format` of an export (GET .../export): CSV only, for now. */
-export const exportFields = { format: vine.enum(['csv'] as const) }
+/** `format` of an export (GET .../export, app/services/admin/list_export.ts). */
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const
+export const exportFields = { format: vine.enum(EXPORT_FORMATS) }
 
-/** Optional free text; an empty string is treated as "not given". */
+/** Optional free text (one line); an empty string is treated as "not given". */
 export const optionalText = (max: number) =>
-  vine
-    .string()
-    .trim()
-    .maxLength(max)
+  line(max)
     .optional()
     .transform((value) => (value === '' ? undefined : value))
 
 /**
- * Optional nullable text: "" and null both clear the column; `rule` checks a non-empty value. Left
- * out, it stays undefined (the transform sees given values only), as its type says.
+ * Optional nullable text (one line): "" and null both clear the column; `rule` checks a non-empty
+ * value. Left out, it stays undefined (the transform sees given values only), as its type says.
  */
-export const nullableText = (max: number, rule?: Validation<any>) => {
-  const text = vine.string().trim().maxLength(max)
+export const nullableText = (max: number, rule?: Validation<any>) => nullable(line(max), rule)
+
+/** As nullableText, for text of several lines (remarks, notes): app/validators/text.ts. */
+export const nullableLines = (max: number) => nullable(lines(max))
+
+function nullable(text: VineString, rule?: Validation<any>) {
   if (rule) text.use(rule)
   return text
     .nullable()

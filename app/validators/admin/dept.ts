@@ -8,12 +8,13 @@ import {
   statusField,
 } from '#validators/admin/common'
 import { deptSort } from '#resources/depts'
+import { line } from '#validators/text'
 
 /**
  * Request shapes of /api/admin/depts. The tree rules (no cycle, the parent exists, who may move
  * what) are the department service's and DeptPolicy's.
  */
-const name = () => vine.string().trim().minLength(1).maxLength(64).use(plainText())
+const name = () => line(64).minLength(1).use(plainText())
 const sort = () => vine.number().withoutDecimals().min(0).max(1_000_000)
 
 export const listDeptsValidator = vine.create({

@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import {
-  nullableText,
+  nullableLines,
   optionalText,
   pageFields,
   plainText,
@@ -8,20 +8,18 @@ import {
   statusField,
 } from '#validators/admin/common'
 import { dictItemSort, dictTypeSort } from '#resources/dicts'
+import { line } from '#validators/text'
 
 /**
  * Request shapes of /api/admin/dicts (types) and /api/admin/dicts/:code/items. A type's code is
  * set once (items and clients name the type by it). Labels are shown as text: plain text only.
  */
 export const DICT_CODE = /^[a-z][a-z0-9_]{0,63}$/
-const label = () => vine.string().trim().minLength(1).maxLength(64).use(plainText())
+const label = () => line(64).minLength(1).use(plainText())
 const sort = () => vine.number().withoutDecimals().min(0).max(1_000_000)
 /** A style hint such as `success` or `text-red`: an identifier, never markup. */
 const cssClass = () =>
-  vine
-    .string()
-    .trim()
-    .maxLength(64)
+  line(64)
     .regex(/^[A-Za-z][A-Za-z0-9_-]*$/)
     .nullable()
     .optional()
@@ -34,16 +32,16 @@ export const listDictTypesValidator = vine.create({
 })
 
 export const createDictTypeValidator = vine.create({
-  code: vine.string().trim().regex(DICT_CODE),
+  code: line(64).regex(DICT_CODE),
   name: label(),
   status: statusField().optional(),
-  remark: nullableText(255),
+  remark: nullableLines(255),
 })
 
 export const updateDictTypeValidator = vine.create({
   name: label().optional(),
   status: statusField().optional(),
-  remark: nullableText(255),
+  remark: nullableLines(255),
 })
 
 export const listDictItemsValidator = vine.create({
@@ -54,7 +52,7 @@ export const listDictItemsValidator = vine.create({
 
 export const createDictItemValidator = vine.create({
   label: label(),
-  value: vine.string().trim().minLength(1).maxLength(64).use(plainText()),
+  value: label(),
   sort: sort().optional(),
   status: statusField().optional(),
   cssClass: cssClass(),
@@ -62,7 +60,7 @@ export const createDictItemValidator = vine.create({
 
 export const updateDictItemValidator = vine.create({
   label: label().optional(),
-  value: vine.string().trim().minLength(1).maxLength(64).use(plainText()).optional(),
+  value: label().optional(),
   sort: sort().optional(),
   status: statusField().optional(),
   cssClass: cssClass(),

@@ -13,6 +13,7 @@ import {
   statusField,
 } from '#validators/admin/common'
 import { menuSort } from '#resources/menus'
+import { line } from '#validators/text'
 
 /**
  * Request shapes of /api/admin/menus. These check each field alone; the rules that depend on the
@@ -64,20 +65,14 @@ const icon = formatRule(
   (value) => ICON_FORMAT.test(value),
   'The {{ field }} field must be an icon name like user or mdi:account (a letter, then up to 63 letters, digits, _, : or -)'
 )
-const name = () => vine.string().trim().minLength(1).maxLength(64).use(plainText())
+const name = () => line(64).minLength(1).use(plainText())
 
 const fields = {
   parentId: idField().nullable().optional(),
   path: nullableText(200, menuPath()),
   component: nullableText(200, component()),
   icon: nullableText(100, icon()),
-  permission: vine
-    .string()
-    .trim()
-    .maxLength(100)
-    .regex(PERMISSION_CODE_FORMAT)
-    .nullable()
-    .optional(),
+  permission: line(100).regex(PERMISSION_CODE_FORMAT).nullable().optional(),
   sort: vine.number().withoutDecimals().min(0).max(1_000_000).optional(),
   visible: vine.boolean().optional(),
   status: statusField().optional(),

@@ -3,13 +3,14 @@ import { NOTICE_LEVELS, NOTICE_STATUSES } from '#models/notice'
 import { optionalText, pageFields, plainText, sortField } from '#validators/admin/common'
 import { dateTimeField } from '#validators/admin/article'
 import { noticeSort } from '#resources/notices'
+import { line, lines } from '#validators/text'
 
 /**
  * Request shapes of /api/admin/notices. The body is Markdown source (raw HTML in it is shown as
  * text: app/services/notice_markdown.ts). `publishedAt` defaults to now when published.
  */
-const title = () => vine.string().trim().minLength(1).maxLength(128).use(plainText())
-const body = () => vine.string().trim().minLength(1).maxLength(20_000)
+const title = () => line(128).minLength(1).use(plainText())
+const body = () => lines(20_000).minLength(1)
 
 export const listNoticesValidator = vine.create({
   ...pageFields,

@@ -1,7 +1,8 @@
 import vine from '@vinejs/vine'
 import { PARAM_TYPES } from '#models/param'
-import { nullableText, optionalText, pageFields, sortField } from '#validators/admin/common'
+import { nullableLines, optionalText, pageFields, sortField } from '#validators/admin/common'
 import { paramSort } from '#resources/params'
+import { line, lines } from '#validators/text'
 
 /**
  * Request shapes of /api/admin/params. `value` is text here; whether it fits `type` is the param
@@ -9,7 +10,8 @@ import { paramSort } from '#resources/params'
  * seeder's, never the API's.
  */
 export const PARAM_KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/
-const value = () => vine.string().maxLength(10_000)
+/** May span lines (a JSON value, a text block); other control characters are refused. */
+const value = () => lines(10_000, { trim: false })
 
 export const listParamsValidator = vine.create({
   ...pageFields,
@@ -19,17 +21,17 @@ export const listParamsValidator = vine.create({
 })
 
 export const createParamValidator = vine.create({
-  key: vine.string().trim().regex(PARAM_KEY),
+  key: line(100).regex(PARAM_KEY),
   value: value(),
   type: vine.enum(PARAM_TYPES),
   isPublic: vine.boolean().optional(),
-  remark: nullableText(255),
+  remark: nullableLines(255),
 })
 
 export const updateParamValidator = vine.create({
-  key: vine.string().trim().regex(PARAM_KEY).optional(),
+  key: line(100).regex(PARAM_KEY).optional(),
   value: value().optional(),
   type: vine.enum(PARAM_TYPES).optional(),
   isPublic: vine.boolean().optional(),
-  remark: nullableText(255),
+  remark: nullableLines(255),
 })

@@ -2,25 +2,24 @@ import vine from '@vinejs/vine'
 import { DATA_SCOPES } from '#models/role'
 import {
   idListField,
-  nullableText,
+  nullableLines,
   optionalText,
   pageFields,
   sortField,
   statusField,
 } from '#validators/admin/common'
 import { roleSort } from '#resources/roles'
+import { line } from '#validators/text'
 
 /**
  * Request shapes of /api/admin/roles. `isSystem` is not accepted from a body (VineJS drops it):
  * only the seeder creates system roles.
  */
 const code = () =>
-  vine
-    .string()
-    .trim()
+  line(64)
     .minLength(2)
-    .maxLength(64)
     .regex(/^[a-z][a-z0-9_-]*$/)
+const name = () => line(64).minLength(1)
 
 const sort = () => vine.number().withoutDecimals().min(0).max(1_000_000)
 
@@ -33,10 +32,10 @@ export const listRolesValidator = vine.create({
 
 export const createRoleValidator = vine.create({
   code: code(),
-  name: vine.string().trim().minLength(1).maxLength(64),
+  name: name(),
   status: statusField().optional(),
   sort: sort().optional(),
-  remark: nullableText(500),
+  remark: nullableLines(500),
   menuIds: idListField().optional(),
   /** `self` when left out (least privilege). */
   dataScope: vine.enum(DATA_SCOPES).optional(),
@@ -46,10 +45,10 @@ export const createRoleValidator = vine.create({
 
 export const updateRoleValidator = vine.create({
   code: code().optional(),
-  name: vine.string().trim().minLength(1).maxLength(64).optional(),
+  name: name().optional(),
   status: statusField().optional(),
   sort: sort().optional(),
-  remark: nullableText(500),
+  remark: nullableLines(500),
   dataScope: vine.enum(DATA_SCOPES).optional(),
   deptIds: idListField().optional(),
 })

@@ -9,6 +9,7 @@ import {
   statusField,
 } from '#validators/admin/common'
 import { PASSWORD_MAX, userSort } from '#resources/users'
+import { emailAddress, line } from '#validators/text'
 
 /**
  * Request shapes of /api/admin/users. Only the fields listed here reach the services: VineJS
@@ -17,20 +18,16 @@ import { PASSWORD_MAX, userSort } from '#resources/users'
  * by the service, the same one the ace commands use.
  */
 const account = () =>
-  vine
-    .string()
-    .trim()
+  line(64)
     .minLength(2)
-    .maxLength(64)
     .regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]*$/)
 
 /** Also the own profile's (app/validators/profile.ts). */
+export const nickname = () => line(64)
+
+/** Also the own profile's (app/validators/profile.ts). */
 export const email = () =>
-  vine
-    .string()
-    .trim()
-    .maxLength(254)
-    .email()
+  emailAddress()
     .nullable()
     .optional()
     // Typed with undefined: a field left out stays out (the transform sees given values only).
@@ -55,7 +52,7 @@ export const exportUsersValidator = vine.create({ ...exportFields, ...userFilter
 export const createUserValidator = vine.create({
   account: account(),
   password: password(),
-  nickname: vine.string().trim().maxLength(64).optional(),
+  nickname: nickname().optional(),
   email: email(),
   status: statusField().optional(),
   roleIds: idListField().optional(),
@@ -63,7 +60,7 @@ export const createUserValidator = vine.create({
 })
 
 export const updateUserValidator = vine.create({
-  nickname: vine.string().trim().maxLength(64).optional(),
+  nickname: nickname().optional(),
   email: email(),
   status: statusField().optional(),
   deptId: idField().nullable().optional(),
@@ -86,9 +83,9 @@ export const importUsersValidator = vine.create({ dryRun: vine.boolean().optiona
  */
 export const importUserRowValidator = vine.create({
   account: account(),
-  nickname: vine.string().trim().maxLength(64).optional(),
+  nickname: nickname().optional(),
   email: email(),
   status: statusField().optional(),
   deptId: idField().optional(),
-  roles: vine.array(vine.string().trim().minLength(1).maxLength(64)).maxLength(50),
+  roles: vine.array(line(64).minLength(1)).maxLength(50),
 })

@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
 import { ARTICLE_CATEGORIES } from '#models/article'
+import { line, token } from '#validators/text'
 
 /**
  * Request shape of the public article endpoints. Only the shape is checked here; what may be shown
@@ -16,11 +17,11 @@ export const PAGE_SIZE_MAX = 50
 export const MAX_PAGE_WINDOW = 10_000
 export const KEYWORD_MAX_LENGTH = 100
 /**
- * A trigram index finds a `%keyword%` only when the keyword holds a whole trigram (3 characters);
- * a shorter one would make PostgreSQL read the whole index. Known cost: two-character CJK words
- * are refused (docs/public-modules.md, "Keyword search").
+ * One character is a keyword: a Chinese word is often one or two. On PostgreSQL a trigram index
+ * serves 3 characters and more, the article's characters and pairs (search_grams) shorter ones
+ * (docs/public-modules.md, "Keyword search").
  */
-export const KEYWORD_MIN_LENGTH = 3
+export const KEYWORD_MIN_LENGTH = 1
 /** The articles.slug column is varchar(160): a longer slug cannot exist. */
 export const SLUG_MAX_LENGTH = 160
 export const ARTICLE_SORTS = ['newest', 'oldest'] as const
@@ -79,12 +80,9 @@ export const listArticlesValidator = vine.create({
     .withoutDecimals()
     .range([1, PAGE_SIZE_MAX])
     .optional(),
-  keyword: vine
-    .string()
-    .trim()
+  keyword: line(KEYWORD_MAX_LENGTH)
     .minLength(KEYWORD_MIN_LENGTH)
-    .maxLength(KEYWORD_MAX_LENGTH)
-    // Blank or whitespace-only: no filter, as before there was a minimum length.
+    // Blank or whitespace-only: no filter.
     .parse((value: unknown) => (typeof value === 'string' && !value.trim() ? undefined : value))
     .optional(),
   category: vine.enum(ARTICLE_CATEGORIES).parse(blankToUndefined).optional(),
@@ -97,9 +95,5 @@ export const listArticlesValidator = vine.create({
  * NUL bytes with an error, which would otherwise surface as a 500).
  */
 export const showArticleValidator = vine.create({
-  slug: vine
-    .string()
-    .maxLength(SLUG_MAX_LENGTH)
-    // eslint-disable-next-line no-control-regex
-    .regex(/^[^\u0000-\u001f\u007f]+$/),
+  slug: token(SLUG_MAX_LENGTH).minLength(1),
 })

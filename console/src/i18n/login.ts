@@ -60,6 +60,12 @@ const en = {
       'This link lets this browser sign in to your account, even while the account is locked for new browsers. Your password, and a second factor if you have one, are still asked.',
     enrolSubmit: 'Trust this browser',
     enrolDone: 'This browser is trusted now: sign in.',
+    undoTitle: 'Undo the email change',
+    undoHelp:
+      'This restores your former email address, ends every session and remembered browser of the account, and removes passkeys added since the change. Choose a new password: someone may know the old one.',
+    undoSubmit: 'Undo and set the password',
+    undoDone:
+      'Your email address is back and your password is changed; every session has ended. Sign in with the new password.',
     signIn: 'Go to sign in',
   },
 }
@@ -120,6 +126,11 @@ const zh: LoginText = {
       '此链接允许此浏览器登录您的账号，即使账号已对新浏览器锁定。仍需输入密码（以及已启用的双重验证）。',
     enrolSubmit: '信任此浏览器',
     enrolDone: '此浏览器已受信任，请登录。',
+    undoTitle: '撤销邮箱修改',
+    undoHelp:
+      '此操作将恢复您原来的邮箱，结束该账号的所有会话和受信任的浏览器，并移除修改之后添加的通行密钥。请设置新密码：他人可能知道旧密码。',
+    undoSubmit: '撤销并设置密码',
+    undoDone: '邮箱已恢复，密码已修改，所有会话均已结束。请使用新密码登录。',
     signIn: '前往登录',
   },
 }

@@ -14,7 +14,7 @@ import {
   ActionButton,
   ChoiceChip,
   choicesOf,
-  ExportCsvButton,
+  ExportButton,
   Grid,
   NO_SORT,
   RowActions,
@@ -24,7 +24,7 @@ import {
 const withFilterButton = (
   <TopToolbar>
     <FilterButton />
-    <ExportCsvButton />
+    <ExportButton />
   </TopToolbar>
 )
 

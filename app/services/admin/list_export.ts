@@ -10,11 +10,14 @@ import { targetTypeOf } from '#services/audit_log'
 import type { CsvColumns } from '#resources/csv_columns'
 import type { Operation } from '#openapi/contract'
 import { s } from '#openapi/schema'
+import type { EXPORT_FORMATS } from '#validators/admin/common'
+import { MAX_CELL_CHARS, xlsxChunks, type XlsxCell } from '#core/xlsx_writer'
 
 /**
- * CSV exports of admin lists (GET /api/admin/<list>/export?format=csv, docs/architecture.md,
+ * Exports of admin lists (GET /api/admin/<list>/export?format=csv|xlsx, docs/architecture.md,
  * "Lists and exports"). The rows are the list's: its query (filters, data scope, order) is the
- * export's, only the paging differs.
+ * export's, only the paging differs. Both formats take their columns from the resource's
+ * declaration (app/resources/csv_columns.ts) and their cell text from `exportText`.
  * - At most MAX_EXPORT_ROWS rows: filters matching more are refused (422 E_EXPORT_TOO_LARGE)
  *   before anything is sent, so a file is never silently cut.
  * - Streamed: the matching ids are read first, in order (what matched when the export began, at
@@ -23,24 +26,48 @@ import { s } from '#openapi/schema'
  *   shift the batches. (Re-running the filters per batch made the planner walk the filter's
  *   index for every batch: 100k rows took minutes on SQLite.)
  * - Every export writes an audit row (who, which filters, how many rows) before the first byte.
- * - UTF-8 with a BOM (Excel otherwise reads it as the local code page), CRLF lines (RFC 4180).
+ * - CSV: UTF-8 with a BOM (Excel otherwise reads it as the local code page), CRLF lines (RFC 4180).
+ * - XLSX: one sheet, streamed through app/core/xlsx_writer.ts.
  */
 export const MAX_EXPORT_ROWS = 100_000
 const BATCH_SIZE = 1000
 const BOM = '\uFEFF'
 
+type ExportFormat = (typeof EXPORT_FORMATS)[number]
+
+const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+}
+
 /**
  * Cells a spreadsheet would run as a formula (OWASP "CSV injection"): starting with = + - @,
- * a tab or a carriage return, or their full-width forms. They are prefixed with ' (read as text)
- * and quoted.
+ * a tab or a carriage return, or their full-width forms. Both formats prefix them with '
+ * (read as text), so a file saved from the XLSX as CSV is as safe as the CSV.
  */
 export const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/
 
+/** A cell's text in an export: formula-looking text prefixed with '. */
+export function exportText(value: unknown): string {
+  const text = cellText(value)
+  return FORMULA_START.test(text) ? `'${text}` : text
+}
+
 export function csvCell(value: unknown): string {
-  let text = cellText(value)
-  const formula = FORMULA_START.test(text)
-  if (formula) text = `'${text}`
-  return formula || /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
+  const text = exportText(value)
+  // A neutralised cell is quoted too (its text starts with the added quote).
+  return text !== cellText(value) || /[",\r\n]/.test(text)
+    ? `"${text.replaceAll('"', '""')}"`
+    : text
+}
+
+/** An XLSX cell: a number or boolean as such when its text is the CSV's, else that text. */
+function xlsxCell(value: unknown): XlsxCell {
+  if (typeof value === 'boolean') return value
+  if (typeof value === 'number' && Number.isFinite(value) && !FORMULA_START.test(String(value))) {
+    return value
+  }
+  return exportText(value)
 }
 
 function cellText(value: unknown): string {
@@ -55,19 +82,19 @@ function cellText(value: unknown): string {
 const csvLine = (cells: unknown[]) => cells.map(csvCell).join(',') + '\r\n'
 
 type Export<Row> = {
-  /** File name stem: `<name>-<UTC timestamp>.csv`. */
+  /** File name stem: `<name>-<UTC timestamp>.<format>`; also the XLSX sheet's name. */
   name: string
   /** The list's own query (its service builds it for both). */
   query: ModelQueryBuilderContract<LucidModel, Row>
-  /** The validated filters, as the audit row records them. */
-  filters: Record<string, unknown>
+  /** The validated filters, as the audit row records them; `format` picks the file type. */
+  filters: Record<string, unknown> & { format: ExportFormat }
   columns: CsvColumns
   /** The row as the list shows it (the resource's transformer). */
   toObject: (row: Row) => Record<string, unknown>
 }
 
 /** Answers an export: refused past the bound, audited, then streamed. */
-export async function sendCsvExport<Row>(ctx: HttpContext, spec: Export<Row>) {
+export async function sendExport<Row>(ctx: HttpContext, spec: Export<Row>) {
   const table = spec.query.model.table
   const matched = await spec.query
     .clone()
@@ -78,9 +105,13 @@ export async function sendCsvExport<Row>(ctx: HttpContext, spec: Export<Row>) {
   // bigint ids (the logs) come back from node-postgres as strings.
   const ids = matched.map((row) => Number(row.id))
 
+  const format = spec.filters.format
   const stamp = DateTime.utc().toFormat("yyyyMMdd'T'HHmmss'Z'")
-  ctx.response.header('Content-Type', 'text/csv; charset=utf-8')
-  ctx.response.header('Content-Disposition', `attachment; filename="${spec.name}-${stamp}.csv"`)
+  ctx.response.header('Content-Type', CONTENT_TYPES[format])
+  ctx.response.header(
+    'Content-Disposition',
+    `attachment; filename="${spec.name}-${stamp}.${format}"`
+  )
   ctx.response.header('Cache-Control', 'no-store')
   // HEAD (the router answers it with the GET handler): the headers, no rows read, nothing audited.
   if (ctx.request.method() === 'HEAD') return ctx.response.status(200)
@@ -90,8 +121,8 @@ export async function sendCsvExport<Row>(ctx: HttpContext, spec: Export<Row>) {
     changes: { filters: [null, spec.filters], rows: [null, ids.length] },
   })
 
-  async function* lines() {
-    yield BOM + csvLine(spec.columns.names)
+  /** The rows' cells, batch by batch, in the ids' order. */
+  async function* batches() {
     for (let start = 0; start < ids.length; start += BATCH_SIZE) {
       const batch = ids.slice(start, start + BATCH_SIZE)
       // The list's query (for its preloads) by primary key; the order is the ids'.
@@ -99,27 +130,45 @@ export async function sendCsvExport<Row>(ctx: HttpContext, spec: Export<Row>) {
       const byId = new Map(rows.map((row) => [Number((row as { id: unknown }).id), row]))
       yield batch
         .filter((id) => byId.has(id)) // deleted since the ids were read
-        .map((id) => csvLine(spec.columns.cells(spec.toObject(byId.get(id)!))))
-        .join('')
+        .map((id) => spec.columns.cells(spec.toObject(byId.get(id)!)))
     }
   }
 
-  const stream = Readable.from(lines())
-  stream.on('error', (error) => ctx.logger.error({ err: error }, 'CSV export failed midway'))
+  async function* csv() {
+    yield BOM + csvLine(spec.columns.names)
+    for await (const rows of batches()) yield rows.map(csvLine).join('')
+  }
+
+  async function* xlsx() {
+    const cells = async function* () {
+      for await (const rows of batches()) yield rows.map((row) => row.map(xlsxCell))
+    }
+    yield* xlsxChunks(spec.name, spec.columns.names, cells())
+  }
+
+  const stream = Readable.from(format === 'xlsx' ? xlsx() : csv())
+  stream.on('error', (error) => ctx.logger.error({ err: error, format }, 'Export failed midway'))
   return ctx.response.stream(stream)
 }
 
 /** The OpenAPI declaration of an export action (`static contract`, app/openapi/contract.ts). */
 export function exportOperation(what: string, query: Operation['query']): Operation {
   return {
-    summary: `Export ${what} as CSV (the list's filters and sort)`,
+    summary: `Export ${what} as CSV or XLSX (the list's filters and sort)`,
     description:
-      `Streams every row the list's filters match, in the list's order, as CSV (RFC 4180, CRLF, ` +
-      `UTF-8 with a BOM, a header row of field names), as an attachment. More than ` +
+      `Streams every row the list's filters match, in the list's order, as an attachment: ` +
+      `\`format=csv\` (RFC 4180, CRLF, UTF-8 with a BOM) or \`format=xlsx\` (one sheet), both ` +
+      `with a header row of field names and the same cells. More than ` +
       `${MAX_EXPORT_ROWS} matching rows: 422 \`E_EXPORT_TOO_LARGE\` and nothing is sent. Cells ` +
-      `starting with = + - @, a tab or a carriage return are prefixed with ' and quoted. ` +
+      `starting with = + - @, a tab or a carriage return are prefixed with ' (and quoted in CSV); ` +
+      `XLSX cells are cut at ${MAX_CELL_CHARS} characters (Excel's limit). ` +
       `Each export is audited with its filters.`,
     query,
-    raw: { schema: s.string(), contentType: 'text/csv' },
+    raw: {
+      content: {
+        [CONTENT_TYPES.csv.split(';')[0]]: s.string(),
+        [CONTENT_TYPES.xlsx]: { type: 'string', contentMediaType: CONTENT_TYPES.xlsx },
+      },
+    },
   }
 }

@@ -1100,12 +1100,19 @@ test.group('Console in Chromium', (group) => {
     await desk.tab.screenshot({ path: `${SHOTS}/users-zh.png` })
     await desk.tab.goto(`${server.url}/#/users/create`)
     await desk.tab.locator('#react-admin-title', { hasText: '新建用户' }).waitFor()
-    // An error by its code, in Chinese (E_CONFLICT: the account name is taken).
+    // An error in Chinese, the server's message once (E_CONFLICT: the account name is taken).
     await desk.tab.locator('input[name="account"]').fill(ADMIN_ACCOUNT)
     await desk.tab.locator('input[name="password"]').fill('Some-Passw0rd-9!')
     await desk.tab.getByRole('button', { name: '保存' }).click()
-    await desk.tab.getByText(/^数据冲突：请刷新后重试。/).waitFor()
+    await desk.tab
+      .getByText(`账号“${ADMIN_ACCOUNT}”已存在（账号不区分大小写）`, { exact: true })
+      .waitFor()
     await desk.tab.screenshot({ path: `${SHOTS}/conflict-zh.png` })
+    // A 404 toast: one sentence, not the console's text and the server's side by side.
+    await desk.tab.goto(`${server.url}/#/roles/2147483647`)
+    await desk.tab.getByText('资源不存在', { exact: true }).waitFor()
+    assert.equal(await desk.tab.getByText('未找到：可能已被删除。').count(), 0)
+    await desk.tab.screenshot({ path: `${SHOTS}/not-found-zh.png` })
     await desk.context.close()
   })
 

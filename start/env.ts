@@ -97,6 +97,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   CAPTCHA_REQUIRE_TRACK: Env.schema.boolean.optional(),
   CAPTCHA_POW_COST: Env.schema.number.optional(),
   CAPTCHA_POW_BLOCK_SIZE: Env.schema.number.optional(),
+  CAPTCHA_POW_PARTS: Env.schema.number.optional(),
   HASH_CONCURRENCY: Env.schema.number.optional(),
   HASH_QUEUE_MAX: Env.schema.number.optional(),
   /* Who must enrol a second factor (TOTP) before anything else: none | super_admin | all */

@@ -384,17 +384,16 @@ test.group('The front door: slider time, proof-of-work derivations, load, header
     client,
     assert,
   }) => {
-    const { solvePow } = await import('#tests/helpers/captcha')
+    const { solvePow, wrongCounter } = await import('#tests/helpers/captcha')
     const pow = (await client.get('/api/auth/captcha')).body().data.pow
     const solved = await solvePow(pow)
-    const wrong = (counter: number) =>
-      client.post('/api/auth/captcha').json({
-        pow: {
-          ...solved,
-          solution: { ...solved.solution, counter: solved.solution.counter + counter },
-        },
-      })
-    const replies = await Promise.all([1, 2, 3, 4, 5].map((n) => wrong(n)))
+    const [, ...rest] = solved.solution.counters
+    const wrongFirst = await wrongCounter(pow, 0)
+    const wrong = () =>
+      client
+        .post('/api/auth/captcha')
+        .json({ pow: { ...solved, solution: { counters: [wrongFirst, ...rest] } } })
+    const replies = await Promise.all([1, 2, 3, 4, 5].map(() => wrong()))
     const statuses = replies.map((reply) => reply.status()).sort()
     assert.deepEqual(statuses, [400, 400, 400, 429, 429])
     // Even the right solution now waits for the window (no derivation at all).

@@ -266,6 +266,7 @@ if (ONLY.includes('steps')) {
           body: { pow: pows[i].pow },
           from: pows[i].from,
         })
+        if (reply.status !== 200) throw new Error(`slider: ${JSON.stringify(reply.body)}`)
         sliders.push({ id: reply.body.data.captchaId, from: pows[i].from })
       })
       steps[`POST /api/auth/captcha, solved, level ${level} (verify + draw)`] = {
@@ -316,6 +317,7 @@ if (ONLY.includes('steps')) {
         const { id, from } = sliders[i]
         const body = await rightVerify({ captchaId: id }, await answerOf(server.db, id))
         const reply = await send(server.url, 'POST', '/api/auth/captcha/verify', { body, from })
+        if (reply.status !== 200) throw new Error(`verify: ${JSON.stringify(reply.body)}`)
         tokens.push({ token: reply.body.data.captchaToken, from })
       }
     )

@@ -3,8 +3,11 @@
 |
 |   node --import @poppinss/ts-exec bench/front_door.ts        (npm run bench:front-door)
 |
+| 0. The person: Chromium driving the built console against a real server, the wait per level
+|    (p50/p90/p99, PERSON_RUNS logins each, default 30), and one evaluation's CPU in Chromium
+|    against node:crypto (bench/person_chromium.ts). Run it alone: `flock /tmp/browser.lock`.
 | 1. The fastest client: a native solver (node:crypto's scryptSync in a tight loop, no event loop
-|    hop) over challenges with the served parameters: CPU ms per credential, levels 0 and 1.
+|    hop) over challenges with the served parameters: CPU ms per credential, per level.
 | 2. The server, a real process on SQLite: CPU ms per request of each step (from /proc), against
 |    what the fastest client spent to send it: challenge, slider (valid and garbage proofs of work),
 |    slider verify, wrong-password login.
@@ -14,7 +17,8 @@
 |    the passwords checked for the account (the ceiling: LOGIN_ACCOUNT_CAP in a row). Before
 |    it, the CPU of a login refused at the ceiling.
 |
-| Environment: FRONT_DOOR_DB=pg (default SQLite; FRONT_DOOR_PG_DB, default adonis_rbac_front_door,
+| Environment: FRONT_DOOR_ONLY (a comma list of the parts to run: person,native,steps,flood;
+| default all), FRONT_DOOR_DB=pg (default SQLite; FRONT_DOOR_PG_DB, default adonis_rbac_front_door,
 | recreated), NATIVE_RUNS (solves per level in 1., default 30), FLOOD_SECONDS (default 45),
 | OWNER_DELAY_MS (the owner's first sign-in, default 20 s in: the attack reaches the ceiling first).
 | The client is the benchmarks' (client.ts, http.ts: the tests' captcha client over node:http from
@@ -26,7 +30,7 @@ import { rmSync } from 'node:fs'
 import { createChallenge } from 'altcha-lib'
 import type { Challenge } from 'altcha-lib/types'
 import { deriveKey } from 'altcha-lib/algorithms/scrypt'
-import { rightVerify } from '../tests/helpers/captcha.js'
+import { rightVerify, wrongCounter } from '../tests/helpers/captcha.js'
 import { credential } from './client.js'
 import {
   answerOf,
@@ -37,6 +41,8 @@ import {
   type DbConfig,
 } from './db.js'
 import { freePort, send, waitUntilUp } from './http.js'
+import { type PowConfig, personWaits } from './person_chromium.js'
+import { partChallenge } from '../app/captcha/pow_parts.js'
 import { cpuMsOf, median, ownCpuMs as cpuMs, percentile, round2 as round } from './processes.js'
 
 const ROOT = new URL('..', import.meta.url).pathname
@@ -46,41 +52,59 @@ const FLOOD_SECONDS = Number(process.env.FLOOD_SECONDS ?? 45)
 const OWNER_DELAY_MS = Number(process.env.OWNER_DELAY_MS ?? 20_000)
 const ADMIN_PASSWORD = 'Bench-Front-Door-Passw0rd!'
 
-/** The fastest solver we have: every candidate key derived natively, synchronously. */
+/** The served proof of work (config/admin_auth.ts defaults; proof_of_work.ts's LEVEL_WORK). */
+const POW: PowConfig = { cost: 2048, blockSize: 8, parts: 12, levelWork: [1, 2, 4, 16] }
+const POW_ENV = {
+  CAPTCHA_POW_COST: String(POW.cost),
+  CAPTCHA_POW_BLOCK_SIZE: String(POW.blockSize),
+  CAPTCHA_POW_PARTS: String(POW.parts),
+}
+const ONLY = (process.env.FRONT_DOOR_ONLY ?? 'person,native,steps,flood').split(',')
+
+/** The fastest solver we have: every part's candidate keys derived natively, synchronously. */
 function nativeSolve(challenge: Challenge) {
-  const { nonce, salt, cost, memoryCost, parallelism, keyLength, keyPrefix } = challenge.parameters
-  const password = Buffer.alloc(nonce.length / 2 + 4)
-  Buffer.from(nonce, 'hex').copy(password)
+  const { salt, cost, memoryCost, parallelism, keyLength, keyPrefix } = challenge.parameters
   const saltBuffer = Buffer.from(salt, 'hex')
   const options = { N: cost, r: memoryCost!, p: parallelism ?? 1, maxmem: 256 * cost * memoryCost! }
-  for (let counter = 0; ; counter++) {
-    password.writeUInt32BE(counter, nonce.length / 2)
-    const key = scryptSync(password, saltBuffer, keyLength, options).toString('hex')
-    if (key.startsWith(keyPrefix)) return { counter, derivedKey: key }
+  const counters: number[] = []
+  for (let part = 0; part < Number(challenge.parameters.data?.parts); part++) {
+    const { nonce } = partChallenge(challenge.parameters, part).parameters
+    const password = Buffer.alloc(nonce.length / 2 + 4)
+    Buffer.from(nonce, 'hex').copy(password)
+    for (let counter = 0; ; counter++) {
+      password.writeUInt32BE(counter, nonce.length / 2)
+      const key = scryptSync(password, saltBuffer, keyLength, options).toString('hex')
+      if (key.startsWith(keyPrefix)) {
+        counters.push(counter)
+        break
+      }
+    }
   }
+  return { counters }
 }
 
 // ------------------------------------------------------------------ 1. the fastest client
-async function nativeCost(cost: number, keyPrefix: string, runs: number) {
+async function nativeCost(runs: number) {
   // Per evaluation (deterministic), times the mean number of evaluations: the expected cost.
   const password = Buffer.alloc(20)
-  const options = { N: cost, r: 8, p: 1, maxmem: 512 * cost * 8 }
+  const options = { N: POW.cost, r: POW.blockSize, p: 1, maxmem: 512 * POW.cost * POW.blockSize }
   const evalStart = cpuMs()
   for (let i = 0; i < 200; i++) {
     password.writeUInt32BE(i, 16)
     scryptSync(password, 'salt', 32, options)
   }
   const perEvaluation = (cpuMs() - evalStart) / 200
-  // And whole solves (geometric: a sample mean of n runs is within ~1/sqrt(n) of the expectation).
+  // And whole level-0 solves (a sum of geometric parts: the sample mean is close to expected).
   const times: number[] = []
   for (let i = 0; i < runs; i++) {
     const challenge = await createChallenge({
       algorithm: 'SCRYPT',
-      cost,
-      memoryCost: 8,
+      cost: POW.cost,
+      memoryCost: POW.blockSize,
       parallelism: 1,
-      keyPrefix,
+      keyPrefix: '0',
       deriveKey,
+      data: { parts: POW.parts },
       hmacSignatureSecret: 'bench',
     })
     const start = cpuMs()
@@ -89,9 +113,11 @@ async function nativeCost(cost: number, keyPrefix: string, runs: number) {
   }
   return {
     perEvaluationMs: round(perEvaluation),
-    expectedMs: Math.round(perEvaluation * 16 ** keyPrefix.length),
-    sampleMeanMs: Math.round(times.reduce((a, b) => a + b, 0) / times.length),
-    sampleMedianMs: Math.round(median(times)),
+    expectedMsPerLevel: POW.levelWork.map((work) =>
+      Math.round(perEvaluation * 16 * POW.parts * work)
+    ),
+    level0SampleMeanMs: Math.round(times.reduce((a, b) => a + b, 0) / times.length),
+    level0SampleMedianMs: Math.round(median(times)),
     runs,
   }
 }
@@ -172,22 +198,45 @@ async function perRequest(server: Server, runs: number, step: (i: number) => Pro
 
 const results: Record<string, unknown> = {}
 
-console.log('1. native solver (scryptSync), default parameters N=1024 r=8')
-results.nativeLevel0 = await nativeCost(1024, '00', Number(process.env.NATIVE_RUNS ?? 30))
-results.nativeLevel1 = await nativeCost(
-  4096,
-  '00',
-  Math.max(1, Math.round(Number(process.env.NATIVE_RUNS ?? 30) / 3))
-)
-console.log(results)
+/** Makes `from` an address that is served `level` (0-2; difficulty.ts), as person_chromium.ts. */
+async function primeLevel(server: Server, from: string, level: number) {
+  if (level === 1) {
+    for (let j = 0; j < 3; j++) await send(server.url, 'GET', '/api/auth/captcha', { from })
+  }
+  if (level === 2) {
+    const pow = (await send(server.url, 'GET', '/api/auth/captcha', { from })).body.data.pow
+    for (let j = 0; j < 3; j++) {
+      await send(server.url, 'POST', '/api/auth/captcha', {
+        from,
+        body: { pow: { challenge: pow, solution: { counters: [j] } } },
+      })
+    }
+  }
+}
 
-console.log(
-  `2. server CPU per anonymous step (${ON_PG ? 'PostgreSQL' : 'SQLite'}, default proof of work)`
-)
-{
+if (ONLY.includes('person')) {
+  const runs = Number(process.env.PERSON_RUNS ?? 30)
+  console.log(`0. the person: Chromium through the console, ${runs} logins per level`)
+  const server = await startServer({ ...POW_ENV, LIMIT_CAPTCHA_PER_MINUTE: '100000' })
+  try {
+    results.person = await personWaits(server, POW, runs)
+  } finally {
+    await server.stop()
+  }
+}
+
+if (ONLY.includes('native')) {
+  console.log(`1. native solver (scryptSync), N=${POW.cost} r=${POW.blockSize}`)
+  results.native = await nativeCost(Number(process.env.NATIVE_RUNS ?? 30))
+  console.log(results.native)
+}
+
+if (ONLY.includes('steps')) {
+  console.log(
+    `2. server CPU per anonymous step (${ON_PG ? 'PostgreSQL' : 'SQLite'}, default proof of work)`
+  )
   const server = await startServer({
-    CAPTCHA_POW_COST: '1024',
-    CAPTCHA_POW_BLOCK_SIZE: '8',
+    ...POW_ENV,
     LIMIT_CAPTCHA_PER_MINUTE: '100000',
     LIMIT_LOGIN_FAILURES_PER_IP: '100000',
     LIMIT_LOGIN_FAILURES_PER_ACCOUNT: '100000',
@@ -199,27 +248,41 @@ console.log(
     steps['GET /api/auth/captcha (challenge)'] = await perRequest(server, 200, () =>
       send(server.url, 'GET', '/api/auth/captcha')
     )
-    const pows: any[] = []
-    for (let i = 0; i < 10; i++) {
-      const pow = (await send(server.url, 'GET', '/api/auth/captcha')).body.data.pow
-      pows.push({ challenge: pow, solution: nativeSolve(pow) })
-    }
-    const sliders: string[] = []
-    steps['POST /api/auth/captcha, solved (verify + draw)'] = await perRequest(
-      server,
-      pows.length,
-      async (i) => {
-        sliders.push(
-          (await send(server.url, 'POST', '/api/auth/captcha', { body: { pow: pows[i] } })).body
-            .data.captchaId
-        )
+    const sliders: { id: string; from: string }[] = []
+    for (const level of [0, 1, 2]) {
+      // Fresh addresses, each served `level`; the client's CPU here is the native solver's.
+      const pows: { from: string; pow: unknown }[] = []
+      const solveStart = cpuMs()
+      const runs = level === 2 ? 4 : 8
+      for (let i = 0; i < runs; i++) {
+        const from = `127.0.${60 + level}.${i + 1}`
+        await primeLevel(server, from, level)
+        const pow = (await send(server.url, 'GET', '/api/auth/captcha', { from })).body.data.pow
+        pows.push({ from, pow: { challenge: pow, solution: nativeSolve(pow) } })
       }
-    )
+      const clientPerCredential = round((cpuMs() - solveStart) / runs)
+      const step = await perRequest(server, runs, async (i) => {
+        const reply = await send(server.url, 'POST', '/api/auth/captcha', {
+          body: { pow: pows[i].pow },
+          from: pows[i].from,
+        })
+        if (reply.status !== 200) throw new Error(`slider: ${JSON.stringify(reply.body)}`)
+        sliders.push({ id: reply.body.data.captchaId, from: pows[i].from })
+      })
+      steps[`POST /api/auth/captcha, solved, level ${level} (verify + draw)`] = {
+        serverCpuMs: step.serverCpuMs,
+        clientCpuMs: clientPerCredential,
+      }
+    }
     const garbage = (await send(server.url, 'GET', '/api/auth/captcha')).body.data.pow
-    const garbagePost = (i: number) =>
+    const wrongFirst = await wrongCounter(garbage, 0)
+    const garbagePost = () =>
       send(server.url, 'POST', '/api/auth/captcha', {
         body: {
-          pow: { challenge: garbage, solution: { counter: i, derivedKey: '00'.repeat(32) } },
+          pow: {
+            challenge: garbage,
+            solution: { counters: Array(POW.parts).fill(wrongFirst) },
+          },
         },
       })
     // An address has 3 derivations of wrong solutions per 15 minutes, then 429 before any.
@@ -231,14 +294,14 @@ console.log(
     steps['POST /api/auth/captcha, garbage solution past the 3 (429)'] = await perRequest(
       server,
       50,
-      (i) => garbagePost(i + 3)
+      () => garbagePost()
     )
     steps['POST /api/auth/captcha, foreign signature'] = await perRequest(server, 50, (i) =>
       send(server.url, 'POST', '/api/auth/captcha', {
         body: {
           pow: {
             challenge: { ...garbage, signature: '00'.repeat(32) },
-            solution: { counter: i, derivedKey: '00'.repeat(32) },
+            solution: { counters: Array(POW.parts).fill(i) },
           },
         },
       })
@@ -246,17 +309,16 @@ console.log(
     steps['POST /api/auth/captcha, malformed (422)'] = await perRequest(server, 50, () =>
       send(server.url, 'POST', '/api/auth/captcha', { body: { pow: { challenge: 'x' } } })
     )
-    const tokens: string[] = []
+    const tokens: { token: string; from: string }[] = []
     steps['POST /api/auth/captcha/verify (slider)'] = await perRequest(
       server,
       sliders.length,
       async (i) => {
-        const x = await answerOf(server.db, sliders[i])
-        const body = await rightVerify({ captchaId: sliders[i] }, x)
-        tokens.push(
-          (await send(server.url, 'POST', '/api/auth/captcha/verify', { body })).body.data
-            .captchaToken
-        )
+        const { id, from } = sliders[i]
+        const body = await rightVerify({ captchaId: id }, await answerOf(server.db, id))
+        const reply = await send(server.url, 'POST', '/api/auth/captcha/verify', { body, from })
+        if (reply.status !== 200) throw new Error(`verify: ${JSON.stringify(reply.body)}`)
+        tokens.push({ token: reply.body.data.captchaToken, from })
       }
     )
     steps['POST /api/auth/login, wrong password (argon2id)'] = await perRequest(
@@ -264,7 +326,8 @@ console.log(
       tokens.length,
       (i) =>
         send(server.url, 'POST', '/api/auth/login', {
-          body: { account: 'admin', password: `Wrong-${i}`, captchaToken: tokens[i] },
+          body: { account: 'admin', password: `Wrong-${i}`, captchaToken: tokens[i].token },
+          from: tokens[i].from,
         })
     )
     steps['GET /api/health (reference)'] = await perRequest(server, 200, () =>
@@ -277,8 +340,10 @@ console.log(
   }
 }
 
-console.log(`3. flood: 100 addresses on one account for ${FLOOD_SECONDS} s (trivial proof of work)`)
-{
+if (ONLY.includes('flood')) {
+  console.log(
+    `3. flood: 100 addresses on one account for ${FLOOD_SECONDS} s (trivial proof of work)`
+  )
   // The per-address limits are the defaults: the attacker has 100 addresses, not unlimited ones.
   const server = await startServer({ CAPTCHA_POW_COST: '16', CAPTCHA_POW_BLOCK_SIZE: '1' })
   try {

@@ -78,3 +78,22 @@ export function startCommand(root: string) {
   const env = Object.fromEntries(words.slice(0, node).map((pair) => pair.split(/=(.*)/s, 2)))
   return { env: env as Record<string, string>, args: words.slice(node + 1) }
 }
+
+/** CPU time (ms) of every process descended from `root` (a browser's renderers, GPU, network). */
+export function descendantsCpuMs(root = process.pid) {
+  const parent = new Map<number, number>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')
+      parent.set(Number(entry), Number(fields[1]))
+    } catch {}
+  }
+  let total = 0
+  for (const pid of parent.keys()) {
+    let up = parent.get(pid) ?? 0
+    while (up && up !== root) up = parent.get(up) ?? 0
+    if (up === root) total += cpuMsOf(pid)
+  }
+  return total
+}

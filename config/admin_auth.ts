@@ -61,12 +61,13 @@ const adminAuthConfig = {
     requireTrack: env.get('CAPTCHA_REQUIRE_TRACK', true),
     /**
      * Proof of work (altcha-lib v2, scrypt; docs/front-door.md has the measurements). One
-     * evaluation is scrypt(N = powCost, r = powBlockSize, p = 1): 1 MiB of memory at the default.
-     * The solver needs 16^(hex digits of the key prefix) evaluations on average: 256 at level 0,
-     * about 0.6 s of one core for node:crypto's native scrypt here. Each level multiplies that by 4.
+     * evaluation is scrypt(N = powCost, r = powBlockSize, p = 1): 2 MiB of memory at the default.
+     * Level 0 is `powParts` parts of 16 evaluations on average each (proof_of_work.ts: 192, about
+     * 1 s of one core natively here); levels 1-3 x2, x4, x16; verifying costs 1 evaluation a part.
      */
-    powCost: env.get('CAPTCHA_POW_COST', 1024),
+    powCost: env.get('CAPTCHA_POW_COST', 2048),
     powBlockSize: env.get('CAPTCHA_POW_BLOCK_SIZE', 8),
+    powParts: Math.max(1, Math.min(32, env.get('CAPTCHA_POW_PARTS', 12))),
     /** Seconds a proof-of-work challenge stays valid (solving + drawing the slider). */
     powTtl: 300,
     /** The HMAC key of the proof-of-work challenges, derived from APP_KEY (never sent). */

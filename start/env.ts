@@ -100,6 +100,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   CAPTCHA_REQUIRE_TRACK: Env.schema.boolean.optional(),
   CAPTCHA_POW_COST: Env.schema.number.optional(),
   CAPTCHA_POW_BLOCK_SIZE: Env.schema.number.optional(),
+  CAPTCHA_POW_PARTS: Env.schema.number.optional(),
   HASH_CONCURRENCY: Env.schema.number.optional(),
   HASH_QUEUE_MAX: Env.schema.number.optional(),
   /* Test runs only (NODE_ENV=test): argon2id memory in KiB for account passwords (config/hash.ts). */

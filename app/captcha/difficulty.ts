@@ -5,13 +5,14 @@ import { hashGate } from '#core/cpu_gates'
 import { MAX_LEVEL } from '#captcha/proof_of_work'
 
 /**
- * The proof-of-work level a captcha costs (0 = base; each level x4, proof_of_work.ts):
+ * The proof-of-work level a captcha costs (0 = base; levels 1-3 x2, x4, x16: proof_of_work.ts):
  * - the address (an IPv6 /64 counts as one): its 4th challenge within 30 minutes and later -> 1;
  *   3 failures (login or captcha) in the limiter window -> 2; blocked -> 3;
  * - the account it is asked for: "locked" (its failures from new devices used up) -> 2. A login
  *   with a credential of that level is not refused by the lock, so an attacker cannot lock the
  *   owner out, only make a new browser work x16 longer (docs/front-door.md has the numbers);
- * - the load: while the password-hash gate is more than half full, one level more;
+ * - the load: while the password-hash gate is more than half full, one level more, up to
+ *   LOCKED_ACCOUNT_LEVEL: level 3, whose wait is no person's, stays a blocked address's;
  * - a valid device token of the account: 0, whatever the address, the account or the load did.
  * Login lets a credential of LOCKED_ACCOUNT_LEVEL past the account's lock (login_service.ts).
  */
@@ -37,5 +38,6 @@ export async function challengeLevel(ip: string, account: string | null, trusted
     account ? accountLevel(account) : Promise.resolve(0),
   ])
   const level = Math.max(issued > CHALLENGES_BEFORE_X4 ? 1 : 0, ...levels)
-  return Math.min(MAX_LEVEL, level + (hashGate.fill > 0.5 ? 1 : 0))
+  if (level === MAX_LEVEL) return level
+  return Math.min(LOCKED_ACCOUNT_LEVEL, level + (hashGate.fill > 0.5 ? 1 : 0))
 }

@@ -16,6 +16,9 @@ export const captchaChallengeValidator = vine.create({
   account: line(64).minLength(1).optional(),
 })
 
+/** The most parts a challenge can have: 32 parts at level 0, x16 at level 3 (proof_of_work.ts). */
+const MAX_PARTS = 512
+
 /**
  * POST /api/auth/captcha: an altcha-lib v2 payload, the challenge as issued and its solution.
  * Shapes and sizes only: the signature decides whether the parameters are this server's.
@@ -43,15 +46,18 @@ export const captchaCreateValidator = vine.create({
             level: vine.number().withoutDecimals().min(0).max(16),
             account: token(64).nullable(),
             device: vine.boolean({ strict: true }),
+            parts: vine.number().withoutDecimals().min(1).max(MAX_PARTS),
           })
           .optional(),
       }),
       signature: hex(128),
     }),
+    /** One counter per part, in part order. */
     solution: vine.object({
-      counter: vine.number().withoutDecimals().min(0).max(0xffffffff),
-      derivedKey: hex(128),
-      time: vine.number().optional(),
+      counters: vine
+        .array(vine.number().withoutDecimals().min(0).max(0xffffffff))
+        .minLength(1)
+        .maxLength(MAX_PARTS),
     }),
   }),
 })

@@ -888,7 +888,7 @@ export interface paths {
         };
         /**
          * A proof-of-work challenge (altcha-lib v2, scrypt) that pays for one slider
-         * @description Nothing is stored and nothing drawn. `level` (0-3) is the difficulty: each level x4, raised by the address's challenge rate and failures and by the account's failed logins; a valid device token of `account` (header `X-Device-Token`) gets level 0. Rate limited per address.
+         * @description Nothing is stored and nothing drawn. The work is `data.parts` parts: part i is the altcha challenge whose nonce is `nonce` followed by i as 4 hex digits; its solution, a counter whose derived key starts with `keyPrefix`. `level` (0-3) is the difficulty (x1, x2, x4, x16 parts), raised by the address's challenge rate and failures and by the account's failed logins; a valid device token of `account` (header `X-Device-Token`) gets level 0. Rate limited per address.
          */
         get: operations["auth.captcha.challenge"];
         put?: never;
@@ -1707,6 +1707,8 @@ export interface components {
                         level: number;
                         account: string | null;
                         device: boolean;
+                        /** @description independent parts, one counter each */
+                        parts: number;
                     };
                 };
                 signature: string;
@@ -5015,14 +5017,13 @@ export interface operations {
                                     level: number;
                                     account?: string | null;
                                     device: boolean;
+                                    parts: number;
                                 };
                             };
                             signature: string;
                         };
                         solution: {
-                            counter: number;
-                            derivedKey: string;
-                            time?: number;
+                            counters: number[];
                         };
                     };
                 };

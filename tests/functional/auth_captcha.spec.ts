@@ -3,13 +3,15 @@ import sharp from 'sharp'
 import db from '@adonisjs/lucid/services/db'
 import { withRealCommits } from '#tests/helpers/database'
 import { ADMIN_ACCOUNT, ADMIN_PASSWORD, challengeAnswer } from '#tests/helpers/auth'
-import { humanTrack, newCaptcha, rightVerify, solvePow } from '#tests/helpers/captcha'
+import { humanTrack, newCaptcha, rightVerify, solvePow, wrongCounter } from '#tests/helpers/captcha'
 import { createChallenge } from 'altcha-lib'
 import { deriveKey } from 'altcha-lib/algorithms/scrypt'
 import { assertRateLimitHeaders } from '#tests/helpers/rate_limit'
 import adminAuthConfig from '#config/admin_auth'
 import { failureState } from '#auth/limits'
 import { ipKey } from '#auth/login_limiter'
+import { powFailureKey } from '#captcha/captcha_limits'
+import { addressKey } from '#core/address_key'
 
 const FAILED = {
   errors: [
@@ -202,7 +204,8 @@ test.group('Slider captcha', (group) => {
     assert.sameMembers(Object.keys(data), ['pow', 'level', 'expiresIn'])
     assert.equal(data.level, 0)
     assert.equal(data.pow.parameters.algorithm, 'SCRYPT')
-    assert.equal(data.pow.parameters.keyPrefix, '00')
+    assert.equal(data.pow.parameters.keyPrefix, '0')
+    assert.equal(data.pow.parameters.data.parts, adminAuthConfig.captcha.powParts)
     assert.isNull(data.pow.parameters.data.account)
     const [count] = await db.from('captcha_challenges').count('* as total')
     assert.equal(Number(count.total), 0, 'nothing stored, nothing drawn')
@@ -215,23 +218,30 @@ test.group('Slider captcha', (group) => {
     const challenge = async () => (await client.get('/api/auth/captcha')).body().data.pow
     const post = (pow: unknown) => client.post('/api/auth/captcha').json({ pow })
     const solved = await solvePow(await challenge())
-    const flip = (hex: string) => (hex[0] === '0' ? '1' : '0') + hex.slice(1)
+    const { counters } = solved.solution
+    const last = counters.length - 1
 
-    const wrongKey = await post({
+    // Every part right but the last one.
+    const wrongPart = await post({
       ...solved,
-      solution: { ...solved.solution, derivedKey: flip(solved.solution.derivedKey) },
+      solution: {
+        counters: [...counters.slice(0, last), await wrongCounter(solved.challenge, last)],
+      },
     })
-    const wrongCounter = await post({
-      ...solved,
-      solution: { ...solved.solution, counter: solved.solution.counter + 1 },
-    })
+    // A part missing, or one too many.
+    const missing = await post({ ...solved, solution: { counters: counters.slice(0, last) } })
+    const extra = await post({ ...solved, solution: { counters: [...counters, 0] } })
     // Cheaper parameters than issued: the signature no longer matches.
     const cheaper = await post({
       ...solved,
       challenge: {
         ...solved.challenge,
-        parameters: { ...solved.challenge.parameters, keyPrefix: '0' },
+        parameters: {
+          ...solved.challenge.parameters,
+          data: { ...solved.challenge.parameters.data, parts: 1 },
+        },
       },
+      solution: { counters: counters.slice(0, 1) },
     })
     // Signed by someone else (another key): foreign.
     const foreign = await createChallenge({
@@ -239,6 +249,7 @@ test.group('Slider captcha', (group) => {
       cost: 16,
       memoryCost: 1,
       parallelism: 1,
+      keyPrefix: '0',
       deriveKey,
       data: solved.challenge.parameters.data,
       hmacSignatureSecret: 'not-this-servers-key',
@@ -251,13 +262,14 @@ test.group('Slider captcha', (group) => {
       memoryCost: 1,
       parallelism: 1,
       deriveKey,
-      keyPrefix: '00',
+      keyPrefix: '0',
       data: solved.challenge.parameters.data,
       expiresAt: Math.floor(Date.now() / 1000) - 1,
       hmacSignatureSecret: adminAuthConfig.captcha.powKey,
     })
     const expiredPost = await post(await solvePow(expired))
-    for (const response of [wrongKey, wrongCounter, cheaper, foreignPost, expiredPost]) {
+    const refusals = [wrongPart, missing, extra, cheaper, foreignPost, expiredPost]
+    for (const response of refusals) {
       response.assertStatus(400)
       assert.deepEqual(response.body(), FAILED)
     }
@@ -270,15 +282,21 @@ test.group('Slider captcha', (group) => {
     const [one] = await db.from('captcha_challenges').count('* as total')
     assert.equal(Number(one.total), 1, 'one solution, one slider')
     const { failures } = await failureState(ipKey('127.0.0.1'))
-    assert.equal(failures, 6, 'every refusal counted against the address')
+    assert.equal(failures, 7, 'every refusal counted against the address')
   })
 
   test('proof-of-work payloads of the wrong shape -> 422: {name}')
     .with([
       { name: 'missing', pow: undefined },
-      { name: 'non-hex key', patch: { solution: { counter: 1, derivedKey: 'zz' } } },
-      { name: 'negative counter', patch: { solution: { counter: -1, derivedKey: '00' } } },
-      { name: 'counter not a number', patch: { solution: { counter: 'one', derivedKey: '00' } } },
+      { name: 'one counter, not a list', patch: { solution: { counter: 1, derivedKey: '00' } } },
+      { name: 'no counter', patch: { solution: { counters: [] } } },
+      { name: 'negative counter', patch: { solution: { counters: [-1] } } },
+      { name: 'counter not a number', patch: { solution: { counters: ['one'] } } },
+      { name: 'counter past uint32', patch: { solution: { counters: [2 ** 32] } } },
+      {
+        name: 'more counters than any level',
+        patch: { solution: { counters: Array(513).fill(0) } },
+      },
       {
         name: 'huge cost',
         patch: { challenge: { parameters: { cost: 2 ** 30 } } },
@@ -305,6 +323,65 @@ test.group('Slider captcha', (group) => {
       const [none] = await db.from('captcha_challenges').count('* as total')
       assert.equal(Number(none.total), 0)
     })
+
+  test("a part's counter solves nothing else: not another challenge, not another part", async ({
+    client,
+    assert,
+  }) => {
+    const challenge = async () => (await client.get('/api/auth/captcha')).body().data.pow
+    const solved = await solvePow(await challenge())
+    const other = await challenge()
+    const { counters } = solved.solution
+    const post = (pow: unknown) => client.post('/api/auth/captcha').json({ pow })
+    ;(await post({ challenge: other, solution: { counters } })).assertStatus(400)
+    const shifted = [...counters.slice(1), counters[0]]
+    ;(await post({ ...solved, solution: { counters: shifted } })).assertStatus(400)
+    assert.equal((await failureState(powFailureKey('127.0.0.1'))).failures, 2, 'both derived')
+    // The refusals claimed nothing: the challenge's own counters still draw its slider.
+    ;(await post(solved)).assertStatus(200)
+  })
+
+  test('verifying stops at the first wrong part, and derives nothing for a wrong count', async ({
+    client,
+    assert,
+  }) => {
+    // A challenge signed with this server's key, as costly as a server would never issue: 64
+    // parts of scrypt N=2^14 (16 MiB each). All 64 verified would take 64 derivations.
+    const parameters = { cost: 2 ** 14, memoryCost: 8, parallelism: 1, keyLength: 32 }
+    const pow = await createChallenge({
+      algorithm: 'SCRYPT',
+      ...parameters,
+      keyPrefix: '0',
+      deriveKey,
+      expiresAt: new Date(Date.now() + 60_000),
+      data: { address: addressKey('127.0.0.1'), level: 0, account: null, device: false, parts: 64 },
+      hmacSignatureSecret: adminAuthConfig.captcha.powKey,
+    })
+    const one = async () => {
+      const start = performance.now()
+      await deriveKey(
+        { algorithm: 'SCRYPT', ...parameters } as any,
+        Buffer.alloc(16),
+        Buffer.alloc(20)
+      )
+      return performance.now() - start
+    }
+    const times = [await one(), await one(), await one()].sort((a, b) => a - b)
+    const post = (counters: number[]) =>
+      client.post('/api/auth/captcha').json({ pow: { challenge: pow, solution: { counters } } })
+
+    const miscounted = await post([0, 1, 2])
+    miscounted.assertStatus(400)
+    assert.equal((await failureState(powFailureKey('127.0.0.1'))).failures, 0, 'no derivation')
+
+    const wrong = Array(64).fill(await wrongCounter(pow, 0))
+    const start = performance.now()
+    const refused = await post(wrong)
+    const elapsed = performance.now() - start
+    refused.assertStatus(400)
+    assert.equal((await failureState(powFailureKey('127.0.0.1'))).failures, 1)
+    assert.isBelow(elapsed, 8 * times[1], `${elapsed} ms against ${times[1]} ms a derivation`)
+  }).timeout(30_000)
 
   test('8 concurrent posts of one solution draw one slider', async ({ client, assert }) => {
     const solved = await solvePow((await client.get('/api/auth/captcha')).body().data.pow)

@@ -46,38 +46,36 @@ async function loginThroughCaptcha(client: ApiClient, account: string, password:
 test.group('Captcha difficulty', (group) => {
   withRealCommits(group)
 
-  test('levels: x4 per level, by N for odd levels and a hex digit of prefix from level 2', ({
-    assert,
-  }) => {
-    const base = adminAuthConfig.captcha.powCost
-    assert.deepEqual(powParameters(0), { cost: base, keyPrefix: '00' })
-    assert.deepEqual(powParameters(1), { cost: 4 * base, keyPrefix: '00' })
-    assert.deepEqual(powParameters(2), { cost: base, keyPrefix: '000' })
-    assert.deepEqual(powParameters(3), { cost: 4 * base, keyPrefix: '000' })
+  test('levels: x1, x2, x4, x16 parts of one hex digit each, at one N', ({ assert }) => {
+    const { powCost: cost, powParts: parts } = adminAuthConfig.captcha
+    assert.deepEqual(powParameters(0), { cost, keyPrefix: '0', parts })
+    assert.deepEqual(powParameters(1), { cost, keyPrefix: '0', parts: 2 * parts })
+    assert.deepEqual(powParameters(2), { cost, keyPrefix: '0', parts: 4 * parts })
+    assert.deepEqual(powParameters(3), { cost, keyPrefix: '0', parts: 16 * parts })
   })
 
-  test('an address pays x4 from its 4th challenge in 30 minutes', async ({ client, assert }) => {
+  test('an address pays x2 from its 4th challenge in 30 minutes', async ({ client, assert }) => {
     const levels = []
     for (let i = 0; i < 5; i++) levels.push((await levelOf(client)).level)
     assert.deepEqual(levels, [0, 0, 0, 1, 1])
     const last = await levelOf(client)
-    assert.equal(last.pow.parameters.cost, 4 * adminAuthConfig.captcha.powCost)
+    assert.equal(last.pow.parameters.data.parts, 2 * adminAuthConfig.captcha.powParts)
   })
 
-  test('an address pays x16 after 3 failures; refused proofs of work count', async ({
+  test('an address pays x4 after 3 failures; refused proofs of work count', async ({
     client,
     assert,
   }) => {
     const { pow } = await levelOf(client)
     for (let i = 0; i < 3; i++) {
       const response = await client.post('/api/auth/captcha').json({
-        pow: { challenge: pow, solution: { counter: i, derivedKey: '00'.repeat(32) } },
+        pow: { challenge: pow, solution: { counters: [i] } },
       })
       response.assertStatus(400)
     }
     const next = await levelOf(client)
     assert.equal(next.level, 2)
-    assert.equal(next.pow.parameters.keyPrefix, '000')
+    assert.equal(next.pow.parameters.data.parts, 4 * adminAuthConfig.captcha.powParts)
   })
 
   test('a locked account: new devices pay level 2 and get in; a cheaper credential is a 429', async ({
@@ -140,7 +138,7 @@ test.group('Captcha difficulty', (group) => {
     login.assertBodyContains({ errors: [{ code: 'E_CAPTCHA_TOKEN_INVALID' }] })
   })
 
-  test("the owner's device token gets the base cost from an address that pays x16", async ({
+  test("the owner's device token gets the base cost from an address that pays x4", async ({
     client,
     assert,
   }) => {
@@ -160,7 +158,7 @@ test.group('Captcha difficulty', (group) => {
     assert.isAtLeast(foreign.level, 2)
   }).timeout(60_000)
 
-  test("100 attacking addresses: the owner's worst case in a new browser is level 2 (x16)", async ({
+  test("100 attacking addresses: the owner's worst case in a new browser is level 2 (x4)", async ({
     client,
     assert,
   }) => {

@@ -3,6 +3,8 @@ import db from '@adonisjs/lucid/services/db'
 import adminAuthConfig from '#config/admin_auth'
 import { issueCredential } from '#captcha/challenge_store'
 import { hashGate } from '#core/cpu_gates'
+import { countFailure } from '#auth/limits'
+import { ipKey } from '#auth/login_limiter'
 import { withRealCommits } from '#tests/helpers/database'
 import { type Reply, sendFrom } from '#tests/helpers/http_from'
 import { runAce } from '#tests/helpers/app_process'
@@ -384,17 +386,16 @@ test.group('The front door: slider time, proof-of-work derivations, load, header
     client,
     assert,
   }) => {
-    const { solvePow } = await import('#tests/helpers/captcha')
+    const { solvePow, wrongCounter } = await import('#tests/helpers/captcha')
     const pow = (await client.get('/api/auth/captcha')).body().data.pow
     const solved = await solvePow(pow)
-    const wrong = (counter: number) =>
-      client.post('/api/auth/captcha').json({
-        pow: {
-          ...solved,
-          solution: { ...solved.solution, counter: solved.solution.counter + counter },
-        },
-      })
-    const replies = await Promise.all([1, 2, 3, 4, 5].map((n) => wrong(n)))
+    const [, ...rest] = solved.solution.counters
+    const wrongFirst = await wrongCounter(pow, 0)
+    const wrong = () =>
+      client
+        .post('/api/auth/captcha')
+        .json({ pow: { ...solved, solution: { counters: [wrongFirst, ...rest] } } })
+    const replies = await Promise.all([1, 2, 3, 4, 5].map(() => wrong()))
     const statuses = replies.map((reply) => reply.status()).sort()
     assert.deepEqual(statuses, [400, 400, 400, 429, 429])
     // Even the right solution now waits for the window (no derivation at all).
@@ -421,6 +422,16 @@ test.group('The front door: slider time, proof-of-work derivations, load, header
       assert.isAbove(hashGate.fill, 0.5)
       assert.equal(await level(), 1)
       assert.equal(await level({ 'x-device-token': deviceToken }), 0, 'a device is not charged')
+      // The bump stops at level 2: a person meets 0-2 only; level 3 stays a blocked address's.
+      const typos = '127.0.0.77'
+      const levelFrom = async (from: string) =>
+        (await sendFrom(from, 'GET', '/api/auth/captcha?account=loaded')).body.data.level
+      for (let i = 0; i < 3; i++) await countFailure(ipKey(typos))
+      assert.equal(await levelFrom(typos), 2)
+      for (let i = 3; i < adminAuthConfig.limits.loginFailuresPerIp; i++) {
+        await countFailure(ipKey(typos))
+      }
+      assert.equal(await levelFrom(typos), 3)
     } finally {
       release()
       await Promise.all(running)

@@ -4,16 +4,44 @@ import type { Challenge } from 'altcha-lib/types'
 import { deriveKey } from 'altcha-lib/algorithms/scrypt'
 import type { ApiClient } from '@japa/api-client'
 import type { TrackPoint } from '#captcha/track'
+import { partChallenge } from '#captcha/pow_parts'
 
 /**
- * The reference client side of the captcha, for tests and the benchmark: the proof of work solved
- * with altcha-lib's own solver over node:crypto's native scrypt (the browser runs the same
- * solver over a WASM scrypt), and a human-like drag.
+ * The reference client side of the captcha, for tests and the benchmark: each part of the proof
+ * of work (app/captcha/proof_of_work.ts) solved with altcha-lib's own solver over node:crypto's
+ * native scrypt (the browser runs the same solver over a WASM scrypt), and a human-like drag.
  */
 export async function solvePow(pow: Challenge) {
-  const solution = await solveChallenge({ challenge: pow, deriveKey })
-  if (!solution) throw new Error('proof of work not solved')
-  return { challenge: pow, solution }
+  const counters: number[] = []
+  for (let part = 0; part < Number(pow.parameters.data?.parts); part++) {
+    const solution = await solveChallenge({
+      challenge: partChallenge(pow.parameters, part),
+      deriveKey,
+      timeout: 0,
+    })
+    if (!solution) throw new Error('proof of work not solved')
+    counters.push(solution.counter)
+  }
+  return { challenge: pow, solution: { counters } }
+}
+
+/**
+ * A counter that does not solve part `part` of `pow` (its key derived and checked: one in 16
+ * counters solves a part, so a neighbour of the solution is no reliable wrong answer).
+ */
+export async function wrongCounter(pow: Challenge, part: number) {
+  const { parameters } = partChallenge(pow.parameters, part)
+  const password = Buffer.alloc(parameters.nonce.length / 2 + 4)
+  Buffer.from(parameters.nonce, 'hex').copy(password)
+  for (let counter = 0; ; counter++) {
+    password.writeUInt32BE(counter, parameters.nonce.length / 2)
+    const { derivedKey } = await deriveKey(
+      parameters,
+      Buffer.from(parameters.salt, 'hex'),
+      password
+    )
+    if (!Buffer.from(derivedKey).toString('hex').startsWith(parameters.keyPrefix)) return counter
+  }
 }
 
 type CaptchaOptions = { account?: string; headers?: Record<string, string> }

@@ -30,6 +30,8 @@ export type ConsoleServer = {
 export async function startConsoleServer(options: {
   distDir: string
   apiUrl: string
+  /** The loopback source address of a forwarded request (default: the system's). */
+  sourceOf?: (headers: import('node:http').IncomingHttpHeaders) => string | undefined
 }): Promise<ConsoleServer> {
   const api = new URL(options.apiUrl)
   const server: Server = createServer(async (req, res) => {
@@ -40,6 +42,7 @@ export async function startConsoleServer(options: {
       const upstream = request(
         {
           agent: false,
+          localAddress: options.sourceOf?.(req.headers),
           hostname: api.hostname,
           port: api.port,
           method: req.method,

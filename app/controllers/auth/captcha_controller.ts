@@ -15,7 +15,9 @@ export default class CaptchaController {
     challenge: {
       summary: 'A proof-of-work challenge (altcha-lib v2, scrypt) that pays for one slider',
       description:
-        'Nothing is stored and nothing drawn. `level` (0-3) is the difficulty: each level x4, raised ' +
+        'Nothing is stored and nothing drawn. The work is `data.parts` parts: part i is the altcha ' +
+        'challenge whose nonce is `nonce` followed by i as 4 hex digits; its solution, a counter whose ' +
+        'derived key starts with `keyPrefix`. `level` (0-3) is the difficulty (x1, x2, x4, x16 parts), raised ' +
         "by the address's challenge rate and failures and by the account's failed logins; a valid " +
         'device token of `account` (header `X-Device-Token`) gets level 0. Rate limited per address.',
       query: captchaChallengeValidator,
@@ -38,6 +40,7 @@ export default class CaptchaController {
                 level: s.integer(),
                 account: s.nullable(s.string()),
                 device: s.boolean(),
+                parts: s.integer({ description: 'independent parts, one counter each' }),
               }),
             }),
             signature: s.string(),

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { KeyboardEvent, PointerEvent } from 'react'
 import { Box, Button, LinearProgress, Typography } from '@mui/material'
 import { api, tokens, type Schemas } from '../api'
-import { solvePow, type PowChallenge } from './pow'
+import { PowExpired, solvePow, type PowChallenge } from './pow'
 import { useLoginText } from '../i18n/login'
 
 /** POST /api/auth/captcha `data`: the slider, drawn for a solved proof of work. */
@@ -43,6 +43,8 @@ export function SliderCaptcha({
   const [x, setX] = useState(0)
   const [message, setMessage] = useState('')
   const [attempt, setAttempt] = useState(0)
+  /** Parts of the proof of work solved, of how many. */
+  const [progress, setProgress] = useState<[number, number] | null>(null)
   const drag = useRef<{ startX: number; startY: number; t0: number; track: Point[] } | null>(null)
   const keys = useRef<{ t0: number; track: Point[] } | null>(null)
   const position = useRef(0)
@@ -65,31 +67,37 @@ export function SliderCaptcha({
       return
     }
     setState('working')
+    setProgress(null)
     const controller = new AbortController()
     const { signal } = controller
     ;(async () => {
       const device = tokens.device()
-      const { data } = await api<{ pow: PowChallenge; level: number }>('auth/captcha', {
-        query: { account },
-        headers: device ? { 'X-Device-Token': device } : {},
-        signal,
-      })
-      const solution = await solvePow(data.pow, signal)
-      if (signal.aborted) return
-      if (!solution) throw new Error(unprepared.current)
-      const drawn = await api<Slider>('auth/captcha', {
-        method: 'POST',
-        body: {
-          pow: {
-            challenge: data.pow,
-            solution: { counter: solution.counter, derivedKey: solution.derivedKey },
-          },
-        },
-        signal,
-      })
-      if (signal.aborted) return
-      setSlider(drawn.data)
-      setState('ready')
+      // A challenge that expires before it is solved (a slow device) is replaced by a new one.
+      for (;;) {
+        const { data } = await api<{ pow: PowChallenge; level: number }>('auth/captcha', {
+          query: { account },
+          headers: device ? { 'X-Device-Token': device } : {},
+          signal,
+        })
+        const counters = await solvePow(data.pow, signal, (solved, parts) =>
+          setProgress([solved, parts])
+        ).catch((error) => {
+          if (error instanceof PowExpired) return 'expired' as const
+          throw error
+        })
+        if (signal.aborted) return
+        if (counters === 'expired') continue
+        if (!counters) throw new Error(unprepared.current)
+        const drawn = await api<Slider>('auth/captcha', {
+          method: 'POST',
+          body: { pow: { challenge: data.pow, solution: { counters } } },
+          signal,
+        })
+        if (signal.aborted) return
+        setSlider(drawn.data)
+        setState('ready')
+        return
+      }
     })().catch((error: Error) => {
       if (signal.aborted) return
       setMessage(error.message)
@@ -99,6 +107,16 @@ export function SliderCaptcha({
   }, [account, attempt, onToken])
 
   const reload = useCallback(() => setAttempt((n) => n + 1), [])
+
+  // A slider left undragged, or a credential left unused, until it expires is replaced by a new
+  // one (the work starts again by itself; the person is not sent back to a dead puzzle).
+  const [credentialTtl, setCredentialTtl] = useState(0)
+  useEffect(() => {
+    const seconds = state === 'ready' ? slider?.expiresIn : state === 'verified' ? credentialTtl : 0
+    if (!seconds) return
+    const timer = setTimeout(reload, Math.max(1, seconds - 2) * 1000)
+    return () => clearTimeout(timer)
+  }, [state, slider, credentialTtl, reload])
 
   const maxX = slider ? slider.width - slider.pieceSize : 0
 
@@ -112,6 +130,7 @@ export function SliderCaptcha({
       })
       setState('verified')
       setMessage(text.verified)
+      setCredentialTtl(data.expiresIn)
       onToken(data.captchaToken)
     } catch {
       // The slider is spent whatever went wrong: show why briefly, then a new challenge.
@@ -186,7 +205,11 @@ export function SliderCaptcha({
     (loadFailure ? '' : message) ||
     {
       idle: text.idle,
-      working: text.working,
+      working: progress
+        ? text.progress
+            .replace('{solved}', String(progress[0]))
+            .replace('{parts}', String(progress[1]))
+        : text.working,
       ready: text.ready,
       dragging: '',
       verifying: text.verifying,
@@ -245,7 +268,15 @@ export function SliderCaptcha({
               px: 3,
             }}
           >
-            {state === 'working' && <LinearProgress sx={{ width: '60%' }} />}
+            {state === 'working' && (
+              <LinearProgress
+                data-testid="captcha-progress"
+                aria-label={text.working}
+                variant={progress ? 'determinate' : 'indeterminate'}
+                value={progress ? (100 * progress[0]) / progress[1] : undefined}
+                sx={{ width: '60%' }}
+              />
+            )}
             {loadFailure && (
               <Typography
                 variant="body2"

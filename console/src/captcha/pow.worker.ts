@@ -4,11 +4,12 @@ import type { Challenge, ChallengeParameters } from 'altcha-lib/types'
 import { scrypt } from 'hash-wasm'
 
 /**
- * One solver of the captcha's proof of work (an altcha-lib v2 challenge over scrypt), run by
- * altcha-lib's solveChallengeWorkers in several workers, each trying its own counters. The key
+ * One solver of the captcha's proof of work (an altcha-lib v2 challenge over scrypt), one part at
+ * a time, run by pow.ts in several workers, each on its own part or counters. The key
  * derivation is hash-wasm's scrypt (WebAssembly): nothing here needs WebCrypto, which browsers
  * leave out of plain-http pages (crypto.subtle is undefined there, localhost aside).
- * The messages are those of altcha-lib's own workers (altcha-lib/workers/shared).
+ * The messages are those of altcha-lib's own workers (altcha-lib/workers/shared): a solution,
+ * null when `timeout` (the challenge's expiry) or an abort came first, or an error.
  */
 async function deriveKey(parameters: ChallengeParameters, salt: Uint8Array, password: Uint8Array) {
   if (parameters.algorithm !== 'SCRYPT') {

@@ -14,6 +14,7 @@ const en = {
   captcha: {
     idle: 'Enter your account to load the puzzle',
     working: 'Preparing the puzzle…',
+    progress: 'Preparing the puzzle: {solved} of {parts}',
     ready: 'Drag the piece to the gap (or ← →)',
     verifying: 'Checking…',
     verified: 'Verified',
@@ -80,6 +81,7 @@ const zh: LoginText = {
   captcha: {
     idle: '输入账号后加载拼图',
     working: '正在准备拼图…',
+    progress: '正在准备拼图：{solved}/{parts}',
     ready: '拖动拼块到缺口处（或 ← →）',
     verifying: '正在校验…',
     verified: '验证通过',

@@ -118,7 +118,12 @@ export const dataProvider: DataProvider = {
   },
 
   async create(resource, { data }) {
-    return { data: (await api(path(resource), { method: 'POST', body: data })).data }
+    // An input left empty is not sent: the API reads "" and null as a value (its document says
+    // which fields may be null), and a new record has nothing to clear.
+    const filled = Object.fromEntries(
+      Object.entries(data).filter(([, value]) => value !== '' && value !== null)
+    )
+    return { data: (await api(path(resource), { method: 'POST', body: filled })).data }
   },
 
   async update(resource, { id, data, previousData }) {

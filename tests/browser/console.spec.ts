@@ -8,6 +8,7 @@ import sharp from 'sharp'
 import { DateTime } from 'luxon'
 import User from '#models/user'
 import adminAuthConfig from '#config/admin_auth'
+import { RACE_GRACE_MS } from '#auth/device_tokens'
 import { clearInbox, tokenIn, waitForMail } from '#tests/helpers/smtp'
 import env from '#start/env'
 import { withRealCommits } from '#tests/helpers/database'
@@ -933,7 +934,9 @@ test.group('Console in Chromium', (group) => {
     assert.lengthOf(await devicesOfAdmin(), 1)
 
     // The superseded token presented again (a copy in other hands): the server revokes every
-    // device; the page says why and drops it, so the next attempt goes as a new browser.
+    // device; the page says why and drops it, so the next attempt goes as a new browser. The
+    // rotation is made older than the device's own race allows (RACE_GRACE_MS), so this is reuse.
+    await db.from('device_tokens').update({ last_used_at: Date.now() - RACE_GRACE_MS - 1000 })
     await signOut(page)
     await page.evaluate((token) => localStorage.setItem('rbac.deviceToken', token!), superseded)
     await page.goto(`${server.url}/#/login`)

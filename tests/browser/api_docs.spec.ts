@@ -56,7 +56,7 @@ test.group('API reference page in Chromium', (group) => {
     const { page, elsewhere } = await openDocs(context)
     await page.getByText('adonis-rbac-admin API').first().waitFor({ timeout: 30_000 })
     // The operations of the first tag are listed with the summaries the controllers declare.
-    const document = await (await fetch(`${ORIGIN}/api/openapi.json`)).json()
+    const document: any = await (await fetch(`${ORIGIN}/api/openapi.json`)).json()
     const [firstOperation] = Object.values<any>(Object.values<any>(document.paths)[0])
     await page.getByText(firstOperation.summary).first().waitFor()
     await page.screenshot({ path: `${SHOTS}/api-docs.png` })

@@ -1111,8 +1111,13 @@ test.group('Console in Chromium', (group) => {
       .getByText(`账号“${ADMIN_ACCOUNT}”已存在（账号不区分大小写）`, { exact: true })
       .waitFor()
     await desk.tab.screenshot({ path: `${SHOTS}/conflict-zh.png` })
-    // A 404 toast: one sentence, not the console's text and the server's side by side.
-    await desk.tab.goto(`${server.url}/#/roles/2147483647`)
+    // A 404 toast: one sentence, not the console's text and the server's side by side (a role
+    // deleted while its edit page is open, then saved).
+    const gone = await Role.create({ code: 'gone_soon', name: 'Gone soon' })
+    await desk.tab.goto(`${server.url}/#/roles/${gone.id}`)
+    await desk.tab.locator('input[name="name"]').fill('Renamed')
+    await gone.delete()
+    await desk.tab.getByRole('button', { name: '保存' }).click()
     await desk.tab.getByText('资源不存在', { exact: true }).waitFor()
     assert.equal(await desk.tab.getByText('未找到：可能已被删除。').count(), 0)
     await desk.tab.screenshot({ path: `${SHOTS}/not-found-zh.png` })

@@ -270,7 +270,8 @@ async function passkeyOnly(user: User) {
   const required = adminAuthConfig.passkeys.required
   if (required === 'none' || user.passkeyCount === 0) return false
   if (required === 'all') return true
-  return (await loadAccessSnapshot(user.id, user.deptId)).snapshot.isSuperAdmin
+  const { snapshot } = await loadAccessSnapshot(user.id, user.deptId)
+  return snapshot.isSuperAdmin
 }
 
 /** A wrong password for an existing account: shown to its owner at the next sign-in (/me). */

@@ -134,8 +134,10 @@ test.group('Passkeys: sign-in with a passkey alone', (group) => {
     await requiring2fa('all', async () => {
       const { answer } = await signInWith(client, authenticator)
       answer.assertStatus(200)
-      const tokens = await client.get('/api/auth/tokens').bearerToken(answer.body().data.token)
-      tokens.assertStatus(200)
+      const token = answer.body().data.token
+      ;(await client.get('/api/auth/tokens').bearerToken(token)).assertStatus(200)
+      const me = await client.get('/api/auth/me').bearerToken(token)
+      assert.isNull(me.body().data.pendingRequirement)
     })
   })
 

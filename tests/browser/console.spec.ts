@@ -1582,6 +1582,46 @@ test.group('Console in Chromium', (group) => {
     }
   })
 
+  test('the login page signs in with a passkey alone: no account, password or slider', async ({
+    assert,
+  }) => {
+    const base = server.urlAs('localhost')
+    const relyingParty = { ...adminAuthConfig.passkeys }
+    Object.assign(adminAuthConfig.passkeys, { rpId: 'localhost', origin: base })
+    const user = await createAdmin('keyonly')
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    try {
+      const page = await context.newPage()
+      await virtualAuthenticator(page)
+      await signIn(page, base, 'keyonly', TEST_PASSWORD)
+      await page.goto(`${base}/#/account/2fa`)
+      const card = page.locator('[data-testid="passkeys"]')
+      await card.getByText('No passkey yet.').waitFor()
+      await card.getByLabel('Name').fill('Laptop')
+      await card.getByLabel('Current password').fill(TEST_PASSWORD)
+      await card.getByRole('button', { name: 'Add a passkey' }).click()
+      await page.getByText('Passkey added').waitFor()
+      await page.waitForLoadState('networkidle')
+      // Signed out, this browser forgotten: the login page alone, nothing typed.
+      await page.getByRole('button', { name: 'Profile' }).click()
+      await page.getByRole('menuitem', { name: 'Sign out and forget this device' }).click()
+      await page.waitForURL(/#\/login/)
+      await page.goto('about:blank')
+      await page.goto(`${base}/#/login`)
+      await page.getByRole('button', { name: 'Sign in with a passkey', exact: true }).click()
+      await page.waitForSelector(SIDEBAR, { timeout: 15_000 })
+      const signedIn = await db
+        .from('login_logs')
+        .where('user_id', user.id)
+        .orderBy('id', 'desc')
+        .firstOrFail()
+      assert.equal(signedIn.outcome, 'passkey_login')
+    } finally {
+      Object.assign(adminAuthConfig.passkeys, relyingParty)
+      await context.close()
+    }
+  })
+
   test('signs in through the keyboard path of the slider', async ({ assert }) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
     const page = await context.newPage()

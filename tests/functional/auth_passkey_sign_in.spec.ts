@@ -3,10 +3,11 @@ import db from '@adonisjs/lucid/services/db'
 import type { ApiClient, ApiResponse } from '@japa/api-client'
 import type User from '#models/user'
 import adminAuthConfig from '#config/admin_auth'
-import { consume } from '#auth/limits'
+import { consume, failureState } from '#auth/limits'
 import { limiterStore } from '#config/limiter'
-import { ceilingKey } from '#auth/login_limiter'
+import { ceilingKey, ipKey } from '#auth/login_limiter'
 import { withRealCommits } from '#tests/helpers/database'
+import { sendFrom } from '#tests/helpers/http_from'
 import { TEST_PASSWORD, createAdmin, freshCredential, sessionToken } from '#tests/helpers/auth'
 import { passwordStep, requiring2fa } from '#tests/helpers/two_factor'
 import { SoftAuthenticator, type Overrides } from '#tests/helpers/passkey_authenticator'
@@ -108,7 +109,16 @@ test.group('Passkeys: sign-in with a passkey alone', (group) => {
     // No user verification: refused.
     const { answer: noUv } = await signInWith(client, authenticator, { uv: false })
     assert.equal(errorCode(noUv), 'E_PASSKEY_INVALID')
+    // Options fetched from another address: the challenge is bound to that address.
+    const elsewhere = await sendFrom('127.0.0.2', 'POST', '/api/auth/login/passkey/options', {
+      body: {},
+    })
+    assert.equal(elsewhere.status, 200)
+    const moved = authenticator.assert(elsewhere.body.data, { counter: 0 })
+    const movedAnswer = await client.post('/api/auth/login/passkey').json({ response: moved })
+    assert.equal(errorCode(movedAnswer), 'E_PASSKEY_INVALID')
     // Each refusal counted against the address and logged.
+    assert.equal((await failureState(ipKey('127.0.0.1'))).failures, 4)
     const outcomes = await db.from('login_logs').where('user_id', user.id).select('outcome')
     assert.includeMembers(
       outcomes.map((row) => row.outcome),

@@ -92,6 +92,11 @@ const adminAuthConfig = {
     rpName: env.get('JWT_ISSUER', 'adonis-rbac'),
     /** Seconds a WebAuthn challenge stays valid (and the browser's timeout). */
     challengeTtl: 300,
+    /**
+     * Accounts that, once they hold a passkey, sign in only with one (AUTH_PASSKEY_REQUIRED):
+     * none, super_admin (holders of the enabled super_admin role) or all.
+     */
+    required: env.get('AUTH_PASSKEY_REQUIRED', 'none'),
   },
   limits: {
     /** Captcha fetches + verifies per IP per minute. */

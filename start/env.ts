@@ -107,6 +107,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   TEST_ARGON2_MEMORY_KIB: Env.schema.number.optional(),
   /* Who must enrol a second factor (TOTP) before anything else: none | super_admin | all */
   AUTH_REQUIRE_2FA: Env.schema.enum.optional(['none', 'super_admin', 'all'] as const),
+  AUTH_PASSKEY_REQUIRED: Env.schema.enum.optional(['none', 'super_admin', 'all'] as const),
   /*
   | Passkeys (WebAuthn): the console's origin and the domain passkeys are bound to. Defaults: the
   | origin of APP_URL (else http://localhost:5173) and its host; config/admin_auth.ts refuses to

@@ -46,6 +46,16 @@ export const passkeyKey = (passkeyId: number) =>
   limitKey(`login_passkey_${passkeyId}`, perAccount())
 
 /**
+ * Options for a passkey sign-in without an account (they store nothing): per address per minute,
+ * as the captcha's requests are.
+ */
+export const passkeyOptionsKey = (ip: string) => ({
+  key: `passkey_options_${addressKey(ip)}`,
+  requests: limits.captchaPerMinute,
+  seconds: 60,
+})
+
+/**
  * The second login step (a TOTP or recovery code after a right password) has keys of its own: a
  * right password must not clear what wrong codes counted, and wrong codes must not lock the
  * password step. Without a device token: the address, the (account, address) pair, and the

@@ -43,6 +43,7 @@ export function forgetLoginRefusals() {
 const ONE_ROW_EACH = new Set<LoginOutcome>([
   'succeeded',
   'recovery_code_used',
+  'passkey_login',
   'password_reset',
   'device_enrolled',
   'email_change_undone',

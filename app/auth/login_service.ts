@@ -26,14 +26,19 @@ import {
   ceilingOptions,
   passkeyInvalid,
   secondStepOptions,
+  signInOptions,
   unlockBinding,
   verifyAssertion,
+  verifySignIn,
 } from '#auth/passkeys'
+import adminAuthConfig from '#config/admin_auth'
+import { loadAccessSnapshot } from '#auth/access_snapshot'
 import db from '@adonisjs/lucid/services/db'
 import emitter from '@adonisjs/core/services/emitter'
 import {
   type Refusal,
   assertAllowed,
+  consume,
   countFailure,
   giveBack,
   oneAtATime,
@@ -51,6 +56,7 @@ import {
   mfaDeviceKey,
   mfaIpKey,
   passkeyKey,
+  passkeyOptionsKey,
 } from '#auth/login_limiter'
 
 /**
@@ -236,6 +242,13 @@ export async function login(input: LoginInput, logger: Logger) {
     }
     // What the counted key has left after this success (a success gives its attempt back).
     const rateLimit = { limit: counted.requests, remaining: counted.requests, resetIn: 0 }
+    // AUTH_PASSKEY_REQUIRED: decided after a right password only, so that the refusal tells
+    // nothing a wrong password does not (a wrong one is a 401 above and counts as usual).
+    if (!passkey && (await passkeyOnly(user))) {
+      await recordLogin({ ...input, userId: user.id, outcome: 'passkey_required' })
+      logger.info({ event: 'login.passkey_required', account, userId: user.id, ip }, 'passkey only')
+      throw new ApiException(403, 'E_PASSKEY_REQUIRED', 'passkeyRequired')
+    }
     if (user.hasSecondFactor && !passkey && !device?.remembered) {
       // The password is right (its counts are cleared: they limit password guessing), but nothing
       // that signs in is handed out yet: no JWT, no session, no device token.
@@ -250,6 +263,15 @@ export async function login(input: LoginInput, logger: Logger) {
     const body = await signIn(user, input, device, { logger, outcome: 'succeeded' })
     return { body, rateLimit }
   })
+}
+
+/** Whether AUTH_PASSKEY_REQUIRED covers this account: it holds a passkey, and the policy names it. */
+async function passkeyOnly(user: User) {
+  const required = adminAuthConfig.passkeys.required
+  if (required === 'none' || user.passkeyCount === 0) return false
+  if (required === 'all') return true
+  const { snapshot } = await loadAccessSnapshot(user.id, user.deptId)
+  return snapshot.isSuperAdmin
 }
 
 /** A wrong password for an existing account: shown to its owner at the next sign-in (/me). */
@@ -360,16 +382,67 @@ export const loginSecondStep = (
   logger: Logger
 ) => secondStep(input, logger, codeCheck(input), false)
 
-/** Second login step with a passkey (POST /api/auth/login/passkey). */
+/**
+ * POST /api/auth/login/passkey: the second login step with an mfaToken, or without one a sign-in
+ * with a passkey alone (passkeySignIn).
+ */
 export const loginWithPasskey = (
-  input: SecondStepInput & { response: AssertionInput },
+  input: Omit<SecondStepInput, 'mfaToken'> & { mfaToken?: string; response: AssertionInput },
   logger: Logger
-) => secondStep(input, logger, passkeyCheck(input.response), true)
+) =>
+  input.mfaToken === undefined
+    ? passkeySignIn(input, logger)
+    : secondStep({ ...input, mfaToken: input.mfaToken }, logger, passkeyCheck(input.response), true)
+
+/**
+ * A sign-in with a passkey alone: the assertion answers the signed challenge of this address
+ * (signInOptions) and names its passkey, hence the account. It is both factors (user verification
+ * required): no password, no captcha, no second step; it is an owner's key, so the account's
+ * ceiling does not stop it (and is left as it is). A refused assertion counts against the address.
+ * Account state applies as at the password login: disabled is the same 401; a forced password
+ * change or a missing second factor are the guard's (the session carries the tokenVersion).
+ */
+async function passkeySignIn(
+  input: Client & { response: AssertionInput; deviceToken?: string },
+  logger: Logger
+) {
+  const addressLimit = ipKey(input.ip)
+  const anonymous = { ...input, account: '' }
+  await limited(logger, anonymous, () => assertAllowed([addressLimit]))
+  const assertion = await verifySignIn(input.response, input.ip)
+  if (!('passkey' in assertion)) {
+    await countFailure(addressLimit)
+    const owner = assertion.userId === null ? null : await User.find(assertion.userId)
+    logger.info(
+      { event: 'login.failed', reason: assertion.refused, ip: input.ip },
+      'passkey sign-in failed'
+    )
+    await recordLogin({
+      ...anonymous,
+      account: owner?.account ?? '',
+      userId: owner?.id ?? null,
+      outcome: assertion.refused,
+    })
+    throw refusedPasskey(assertion)
+  }
+  const user = await User.find(assertion.passkey.userId)
+  const client = { ...input, account: user?.account ?? '' }
+  if (!user || !user.isEnabled) {
+    logger.info({ event: 'login.failed', reason: 'disabled', ip: input.ip }, 'login failed')
+    await recordLogin({ ...client, userId: user?.id ?? null, outcome: 'account_disabled' })
+    throw invalidCredentials()
+  }
+  const device = await deviceOf(input.deviceToken, user.account, client)
+  const body = await signIn(user, client, device, { logger, outcome: 'passkey_login' })
+  const { requests } = addressLimit
+  return { body, rateLimit: { limit: requests, remaining: requests, resetIn: 0 } }
+}
 
 /**
  * Authentication options (POST /api/auth/login/passkey/options): with an mfaToken, the account's
  * passkeys for the second step; with an account and a captcha credential (spent, bound to the
- * address and the account), options for the ceiling, the same for every account name.
+ * address and the account), options for the ceiling, the same for every account name; with
+ * neither, options for a sign-in with a passkey alone (nothing stored; limited per address).
  */
 export async function passkeyOptions(
   input: Client & { mfaToken?: string; account?: string; captchaToken?: string },
@@ -381,6 +454,10 @@ export async function passkeyOptions(
       logger
     )
     return secondStepOptions(user.id, challenge.hash)
+  }
+  if (input.account === undefined && input.captchaToken === undefined) {
+    await limited(logger, { ...input, account: '' }, () => consume(passkeyOptionsKey(input.ip)))
+    return signInOptions(input.ip)
   }
   const account = input.account ?? ''
   const attempt = { ...input, account }

@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto'
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import logger from '@adonisjs/core/services/logger'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
@@ -12,6 +12,7 @@ import adminAuthConfig from '#config/admin_auth'
 import env from '#start/env'
 import { ApiException, conflict } from '#exceptions/api_exception'
 import { forgetRememberedDevices } from '#auth/device_tokens'
+import { addressKey } from '#core/address_key'
 import Passkey from '#models/passkey'
 import type User from '#models/user'
 
@@ -28,6 +29,9 @@ import type User from '#models/user'
  *   is refused (`passkey_counter_regressed`); synced passkeys send 0 and are not compared.
  * - Registration asks for a discoverable credential (residentKey `required`), so an assertion
  *   needs no list of credential ids: the ceiling's options name none, for every account alike.
+ * - Sign-in with a passkey alone (no account named): the options store nothing (a signed,
+ *   expiring challenge bound to the caller's address key); the challenge is recorded as spent
+ *   only once a registered passkey's genuine assertion answered it (signedInOptions below).
  */
 
 /** The library costs ~0.5 s to import (x509 and ASN.1 parsers): loaded at the first passkey use. */
@@ -66,7 +70,7 @@ const complete = <T extends { clientExtensionResults?: object }>(response: T) =>
   clientExtensionResults: response.clientExtensionResults ?? {},
 })
 
-type Purpose = 'register' | 'mfa' | 'unlock'
+type Purpose = 'register' | 'mfa' | 'unlock' | 'login'
 
 /** What binds a ceiling challenge: the account as typed (case-insensitive) and the address. */
 export const unlockBinding = (account: string, ip: string) => `${account.toLowerCase()}\n${ip}`
@@ -306,13 +310,109 @@ export async function verifyAssertion(
     query.whereHas('user', (user) =>
       user.whereRaw('LOWER(account) = ?', [owner.account.toLowerCase()])
     )
-  const passkey = expectedChallenge ? await query.first() : null
-  const failed = {
-    refused: 'passkey_failed' as const,
-    userId: passkey?.userId ?? ('userId' in owner ? owner.userId : null),
+  return checkAssertion(expectedChallenge, response, () => query.first(), {
+    userId: 'userId' in owner ? owner.userId : null,
+  })
+}
+
+/**
+ * Sign-in with a passkey alone: a challenge that needs no row. Its bytes are a nonce, its expiry
+ * (ms) and an HMAC (APP_KEY) of both with the caller's address key, so only this server made it,
+ * for this address, and it dies on time; what an anonymous caller asks for leaves nothing behind.
+ */
+const NONCE = 16
+const SIGNED = NONCE + 8
+const challengeMac = (address: string, body: Buffer) =>
+  createHmac('sha256', env.get('APP_KEY').release())
+    .update(`passkey-login\n${address}\n`)
+    .update(body)
+    .digest()
+
+/** Options for discoverable credentials (none listed), the challenge signed for this address. */
+export async function signInOptions(ip: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { rpId, challengeTtl } = adminAuthConfig.passkeys
+  const body = Buffer.alloc(SIGNED)
+  randomBytes(NONCE).copy(body)
+  body.writeBigUInt64BE(BigInt(Date.now() + challengeTtl * 1000), NONCE)
+  const { generateAuthenticationOptions } = await webauthn()
+  return generateAuthenticationOptions({
+    rpID: rpId,
+    allowCredentials: [],
+    userVerification: 'required',
+    timeout: challengeTtl * 1000,
+    challenge: new Uint8Array(Buffer.concat([body, challengeMac(addressKey(ip), body)])),
+  })
+}
+
+/** The challenge the response answers, when this server signed it for this address and it lives. */
+function signedChallengeOf(response: AssertionInput, ip: string) {
+  try {
+    const client = JSON.parse(Buffer.from(response.response.clientDataJSON, 'base64url').toString())
+    const challenge = String(client?.challenge ?? '')
+    const raw = Buffer.from(challenge, 'base64url')
+    if (raw.length !== SIGNED + 32) return null
+    const body = raw.subarray(0, SIGNED)
+    if (!timingSafeEqual(raw.subarray(SIGNED), challengeMac(addressKey(ip), body))) return null
+    const expiresAt = Number(body.readBigUInt64BE(NONCE))
+    return expiresAt > Date.now() ? { challenge, expiresAt } : null
+  } catch {
+    return null
   }
+}
+
+/**
+ * Records a signed challenge as spent until it expires (false when it was already: a replay). Only
+ * a genuine assertion of a registered passkey gets here, so the rows are its owners' sign-ins.
+ */
+async function spendSignedChallenge(challenge: string, expiresAt: number) {
+  await db.from('passkey_challenges').where('expires_at', '<=', Date.now()).delete()
+  const result = await db.rawQuery(
+    `INSERT INTO passkey_challenges (purpose, binding, challenge, expires_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (purpose, binding) DO NOTHING RETURNING binding`,
+    ['login', sha256(challenge), 'spent', expiresAt]
+  )
+  return rowsOf(result).length === 1
+}
+
+/**
+ * Verifies a usernameless assertion (POST /api/auth/login/passkey without an mfaToken): the signed
+ * challenge of this address, the passkey found by the credential id (its user handle must be its
+ * account's), user verification, the counter; the challenge spent once the signature verified.
+ */
+export async function verifySignIn(response: AssertionInput, ip: string): Promise<Assertion> {
+  const signed = signedChallengeOf(response, ip)
+  return checkAssertion(
+    signed?.challenge ?? null,
+    response,
+    () => Passkey.query().where('credential_id', response.id).first(),
+    {
+      userId: null,
+      spend: () => spendSignedChallenge(signed!.challenge, signed!.expiresAt),
+      userHandle: true,
+    }
+  )
+}
+
+/** The checks every assertion goes through, for a challenge already resolved (null: none). */
+async function checkAssertion(
+  expectedChallenge: string | null,
+  response: AssertionInput,
+  find: () => Promise<Passkey | null>,
+  options: { userId: number | null; spend?: () => Promise<boolean>; userHandle?: boolean }
+): Promise<Assertion> {
+  const passkey = expectedChallenge ? await find() : null
+  const failed = { refused: 'passkey_failed' as const, userId: passkey?.userId ?? options.userId }
   if (!expectedChallenge || !passkey) {
     refused(expectedChallenge ? 'unknown_credential' : 'no_challenge')
+    return failed
+  }
+  const handle = response.response.userHandle
+  if (
+    options.userHandle &&
+    handle !== undefined &&
+    handle !== Buffer.from(userHandle(passkey.userId)).toString('base64url')
+  ) {
+    refused('user_handle')
     return failed
   }
   const { rpId, origin } = adminAuthConfig.passkeys
@@ -338,6 +438,11 @@ export async function verifyAssertion(
     counter = authenticationInfo.newCounter
   } catch (error) {
     refused('assertion', error)
+    return failed
+  }
+  // A genuine assertion replayed (an authenticator that always sends counter 0 is not caught below).
+  if (options.spend && !(await options.spend())) {
+    refused('replayed')
     return failed
   }
   if ((counter > 0 || passkey.counter > 0) && counter <= passkey.counter) {

@@ -26,6 +26,10 @@ export const ERROR_CODES = {
   E_FORBIDDEN: entry(403, 'The permission code or the grant rule refuses'),
   E_PASSWORD_CHANGE_REQUIRED: entry(403, 'The account must change its password first'),
   E_2FA_SETUP_REQUIRED: entry(403, 'The account must set up a second factor first'),
+  E_PASSKEY_REQUIRED: entry(
+    403,
+    'Right password, but the account signs in with its passkey only (AUTH_PASSKEY_REQUIRED)'
+  ),
   E_NOT_FOUND: entry(404, 'No such resource (or route)'),
   E_METHOD_NOT_ALLOWED: entry(405, 'Method not allowed'),
   E_CONFLICT: entry(409, 'Unique value taken, or a concurrent change'),

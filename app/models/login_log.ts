@@ -34,6 +34,10 @@ export const LOGIN_OUTCOMES = [
   // step a refusal is `mfa_failed`); a genuine one whose signature counter went back (a copy).
   'passkey_failed',
   'passkey_counter_regressed',
+  // Signed in with a passkey alone (no account named, no password); a right password refused
+  // because AUTH_PASSKEY_REQUIRED wants this account's passkey.
+  'passkey_login',
+  'passkey_required',
 ] as const
 export type LoginOutcome = (typeof LOGIN_OUTCOMES)[number]
 

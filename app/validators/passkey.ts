@@ -66,19 +66,22 @@ export const registerPasskeyValidator = vine.create({
 })
 
 /**
- * POST /api/auth/login/passkey/options: an mfaToken (second step), or an account and a captcha
- * credential (through the ceiling).
+ * POST /api/auth/login/passkey/options: an mfaToken (second step), an account and a captcha
+ * credential (through the ceiling), or nothing (a sign-in with a passkey alone).
  */
 export const passkeyLoginOptionsValidator = vine.create({
-  mfaToken: mfaToken().optional().requiredIfMissing('account'),
+  mfaToken: mfaToken().optional(),
   account: line(64).minLength(1).optional(),
   // Missing, like unknown: 400 E_CAPTCHA_TOKEN_INVALID (as at login).
   captchaToken: token(256).optional(),
 })
 
-/** POST /api/auth/login/passkey: the mfaToken of the password step and an assertion. */
+/**
+ * POST /api/auth/login/passkey: an assertion, with the mfaToken of the password step (second
+ * step) or without (a sign-in with a passkey alone).
+ */
 export const passkeyLoginValidator = vine.create({
-  mfaToken: mfaToken(),
+  mfaToken: mfaToken().optional(),
   response: assertionResponse(),
   deviceToken: token(128).optional(),
   /** Skip the second step on this device from now on (until its device token ends). */

@@ -73,6 +73,19 @@ export function LoginPage({
     }
   }
 
+  /** A passkey alone (no account, password or captcha): the browser offers the site's passkeys. */
+  const signInWithPasskey = async () => {
+    setBusy(true)
+    setError('')
+    try {
+      await login({ response: await passkeyAssertion({}) })
+    } catch (failure) {
+      setError((failure as Error).message)
+    } finally {
+      setBusy(false)
+    }
+  }
+
   const restart = (message?: string) => {
     setMfa(null)
     setError(message ?? '')
@@ -163,6 +176,11 @@ export function LoginPage({
               <Button type="submit" variant="contained" fullWidth disabled={!captchaToken || busy}>
                 {text.signIn}
               </Button>
+              {passkeysUsable() && (
+                <Button variant="outlined" fullWidth disabled={busy} onClick={signInWithPasskey}>
+                  {text.passkeyAlone}
+                </Button>
+              )}
               {mailOn && (
                 <Button size="small" onClick={() => setMailRequest('forgot')}>
                   {text.mail.forgot}

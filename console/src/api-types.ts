@@ -1045,7 +1045,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with account, password and the captcha credential
-         * @description Returns the admin JWT and a device token (send it back on later logins: a device that logged in before keeps its own failure allowance while the account is attacked). An account with a second factor gets `mfaRequired: true`, an `mfaToken` and the `methods` it has (`totp`, `passkey`) instead (no JWT, no session, no device token): continue with POST /api/auth/login/2fa or /api/auth/login/passkey. A device remembered at a second step skips it. `passkey` (an assertion for the options of POST /api/auth/login/passkey/options { account, captchaToken }) replaces `captchaToken`, passes the ceiling (the attempt counts against that passkey alone) and is the second factor: a right password then signs in. A refused assertion is a 400 E_PASSKEY_INVALID (no password checked).
+         * @description Returns the admin JWT and a device token (send it back on later logins: a device that logged in before keeps its own failure allowance while the account is attacked). An account with a second factor gets `mfaRequired: true`, an `mfaToken` and the `methods` it has (`totp`, `passkey`) instead (no JWT, no session, no device token): continue with POST /api/auth/login/2fa or /api/auth/login/passkey. A device remembered at a second step skips it. `passkey` (an assertion for the options of POST /api/auth/login/passkey/options { account, captchaToken }) replaces `captchaToken`, passes the ceiling (the attempt counts against that passkey alone) and is the second factor: a right password then signs in. A refused assertion is a 400 E_PASSKEY_INVALID (no password checked). An account AUTH_PASSKEY_REQUIRED covers that holds a passkey gets 403 E_PASSKEY_REQUIRED after a right password (a wrong one is the usual 401).
          */
         post: operations["auth.login"];
         delete?: never;
@@ -1084,8 +1084,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Second login step with a passkey: the mfaToken and the assertion
-         * @description Answers as a completed login. A refused assertion (400 E_PASSKEY_INVALID: challenge spent or expired, another origin or RP ID, no user verification, a passkey of another account, a signature counter that went back, malformed) counts as a wrong code.
+         * Sign in with a passkey: alone, or as the second step (with the mfaToken)
+         * @description Answers as a completed login. Without `mfaToken`: a sign-in with a passkey alone for the options of an empty POST /api/auth/login/passkey/options (the passkey names the account; no password, no captcha; it meets AUTH_REQUIRE_2FA and passes the ceiling); a refused assertion counts against the address, a disabled account is a 401. A refused assertion (400 E_PASSKEY_INVALID: challenge spent, replayed or expired, another origin, address or RP ID, no user verification, a passkey of another account, a signature counter that went back, malformed) counts as a wrong code at the second step.
          */
         post: operations["auth.login.passkey"];
         delete?: never;
@@ -1104,8 +1104,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * WebAuthn authentication options: for the second step, or through the ceiling
-         * @description With `mfaToken`: the options for the account of the password step (its passkeys in `allowCredentials`; 409 without one), then POST /api/auth/login/passkey. With `account` and `captchaToken` (spent): options bound to that account and this address, then POST /api/auth/login with `passkey`; the same answer for every account name (no account is looked up; `allowCredentials` is empty: discoverable passkeys). Challenges are single use, 5 minutes; user verification required.
+         * WebAuthn authentication options: second step, ceiling, or a passkey alone
+         * @description With `mfaToken`: the options for the account of the password step (its passkeys in `allowCredentials`; 409 without one), then POST /api/auth/login/passkey. With `account` and `captchaToken` (spent): options bound to that account and this address, then POST /api/auth/login with `passkey`; the same answer for every account name (no account is looked up; `allowCredentials` is empty: discoverable passkeys). With an empty body: options for a sign-in with a passkey alone (POST /api/auth/login/passkey without mfaToken); nothing is stored, the challenge is signed for this address; limited per address per minute (429). Challenges are single use, 5 minutes; user verification required.
          */
         post: operations["auth.login.passkeyOptions"];
         delete?: never;
@@ -1657,6 +1657,7 @@ export interface components {
          *     | `E_FORBIDDEN` | 403 | The permission code or the grant rule refuses |
          *     | `E_PASSWORD_CHANGE_REQUIRED` | 403 | The account must change its password first |
          *     | `E_2FA_SETUP_REQUIRED` | 403 | The account must set up a second factor first |
+         *     | `E_PASSKEY_REQUIRED` | 403 | Right password, but the account signs in with its passkey only (AUTH_PASSKEY_REQUIRED) |
          *     | `E_NOT_FOUND` | 404 | No such resource (or route) |
          *     | `E_METHOD_NOT_ALLOWED` | 405 | Method not allowed |
          *     | `E_CONFLICT` | 409 | Unique value taken, or a concurrent change |
@@ -1676,7 +1677,7 @@ export interface components {
         };
         ErrorEntry: {
             /** @enum {string} */
-            code: "E_BAD_REQUEST" | "E_CAPTCHA_FAILED" | "E_CAPTCHA_TOKEN_INVALID" | "E_MFA_TOKEN_INVALID" | "E_PASSKEY_INVALID" | "E_EMAIL_TOKEN_INVALID" | "E_EMAIL_CODE_INVALID" | "E_UNAUTHORIZED" | "E_INVALID_CREDENTIALS" | "E_DEVICE_TOKEN_REUSED" | "E_FORBIDDEN" | "E_PASSWORD_CHANGE_REQUIRED" | "E_2FA_SETUP_REQUIRED" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_CONFLICT" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_HEADERS_TOO_LARGE" | "E_VALIDATION_ERROR" | "E_EXPORT_TOO_LARGE" | "E_TOO_MANY_REQUESTS" | "E_ACCOUNT_LOCKED" | "E_INTERNAL" | "E_UNAVAILABLE";
+            code: "E_BAD_REQUEST" | "E_CAPTCHA_FAILED" | "E_CAPTCHA_TOKEN_INVALID" | "E_MFA_TOKEN_INVALID" | "E_PASSKEY_INVALID" | "E_EMAIL_TOKEN_INVALID" | "E_EMAIL_CODE_INVALID" | "E_UNAUTHORIZED" | "E_INVALID_CREDENTIALS" | "E_DEVICE_TOKEN_REUSED" | "E_FORBIDDEN" | "E_PASSWORD_CHANGE_REQUIRED" | "E_2FA_SETUP_REQUIRED" | "E_PASSKEY_REQUIRED" | "E_NOT_FOUND" | "E_METHOD_NOT_ALLOWED" | "E_CONFLICT" | "E_PAYLOAD_TOO_LARGE" | "E_UNSUPPORTED_MEDIA_TYPE" | "E_HEADERS_TOO_LARGE" | "E_VALIDATION_ERROR" | "E_EXPORT_TOO_LARGE" | "E_TOO_MANY_REQUESTS" | "E_ACCOUNT_LOCKED" | "E_INTERNAL" | "E_UNAVAILABLE";
             message: string;
             /** @description Input field (validation errors) */
             field?: string;
@@ -2256,7 +2257,7 @@ export interface components {
             ip: string;
             userAgent: string;
             /** @enum {string} */
-            outcome: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "device_token_raced" | "device_revoked" | "devices_revoked" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "email_change_undone" | "passkey_failed" | "passkey_counter_regressed";
+            outcome: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "device_token_raced" | "device_revoked" | "devices_revoked" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "email_change_undone" | "passkey_failed" | "passkey_counter_regressed" | "passkey_login" | "passkey_required";
             /** @description attempts this row stands for (refusals: one row per key per minute) */
             count: number;
         };
@@ -3456,7 +3457,7 @@ export interface operations {
                 pageSize?: number;
                 account?: string;
                 ip?: string;
-                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "device_token_raced" | "device_revoked" | "devices_revoked" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "email_change_undone" | "passkey_failed" | "passkey_counter_regressed";
+                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "device_token_raced" | "device_revoked" | "devices_revoked" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "email_change_undone" | "passkey_failed" | "passkey_counter_regressed" | "passkey_login" | "passkey_required";
                 from?: unknown;
                 to?: unknown;
                 sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
@@ -3491,7 +3492,7 @@ export interface operations {
                 format: "csv" | "xlsx";
                 account?: string;
                 ip?: string;
-                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "device_token_raced" | "device_revoked" | "devices_revoked" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "email_change_undone" | "passkey_failed" | "passkey_counter_regressed";
+                outcome?: "succeeded" | "unknown_account" | "wrong_password" | "account_disabled" | "captcha_token_invalid" | "throttled" | "mfa_required" | "mfa_failed" | "mfa_token_invalid" | "recovery_code_used" | "device_token_reused" | "device_token_raced" | "device_revoked" | "devices_revoked" | "reset_link_sent" | "device_link_sent" | "password_reset" | "device_enrolled" | "email_change_undone" | "passkey_failed" | "passkey_counter_regressed" | "passkey_login" | "passkey_required";
                 from?: unknown;
                 to?: unknown;
                 sort?: "id" | "-id" | "createdAt" | "-createdAt" | "account" | "-account" | "ip" | "-ip" | "outcome" | "-outcome" | "count" | "-count";
@@ -5295,6 +5296,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
@@ -5348,7 +5350,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    mfaToken: string;
+                    mfaToken?: string;
                     response: {
                         id: string;
                         rawId: string;

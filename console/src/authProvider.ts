@@ -27,7 +27,10 @@ function fetchMe(): Promise<Me> {
 export type LoginParams =
   | { account: string; password: string; captchaToken: string }
   | { account: string; password: string; passkey: PasskeyAssertion }
+  | PasskeySignInParams
   | SecondStepParams
+/** A sign-in with a passkey alone: no account, no password (POST /api/auth/login/passkey). */
+export type PasskeySignInParams = { response: PasskeyAssertion }
 /** A passkey's assertion, as @simplewebauthn/browser's startAuthentication returns it. */
 export type PasskeyAssertion = Record<string, unknown>
 export type SecondStepParams = {
@@ -73,8 +76,14 @@ export const dismissSignInNotice = () => {
  */
 export const authProvider: AuthProvider = {
   async login(params: LoginParams): Promise<MfaRequired | undefined> {
-    const second = 'mfaToken' in params
-    const path = !second ? 'auth/login' : params.response ? 'auth/login/passkey' : 'auth/login/2fa'
+    const path =
+      'mfaToken' in params
+        ? params.response
+          ? 'auth/login/passkey'
+          : 'auth/login/2fa'
+        : 'response' in params
+          ? 'auth/login/passkey'
+          : 'auth/login'
     const { data } = await api<SignedIn | Omit<MfaRequired, 'redirectTo'>>(path, {
       method: 'POST',
       body: { ...params, deviceToken: tokens.device() },

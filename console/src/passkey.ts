@@ -5,12 +5,13 @@ import type { PasskeyAssertion } from './authProvider'
 export const passkeysUsable = () => typeof window.PublicKeyCredential === 'function'
 
 /**
- * POST /api/auth/login/passkey/options (for the second step's mfaToken, or for a locked account
- * with a captcha credential), then the browser asks its authenticator: the assertion to send.
+ * POST /api/auth/login/passkey/options (for the second step's mfaToken, for a locked account
+ * with a captcha credential, or with nothing: a sign-in with a passkey alone, the browser offering
+ * the site's discoverable passkeys), then the browser asks its authenticator: the assertion.
  * @simplewebauthn/browser loads only here, when someone uses a passkey.
  */
 export async function passkeyAssertion(
-  body: { mfaToken: string } | { account: string; captchaToken: string }
+  body: { mfaToken: string } | { account: string; captchaToken: string } | Record<string, never>
 ): Promise<PasskeyAssertion> {
   const { data } = await api<Schemas['PasskeyAuthenticationOptions']>(
     'auth/login/passkey/options',

@@ -158,7 +158,7 @@ async function signIn(
   await page.waitForSelector('[data-testid="captcha"][data-captcha-state="verified"]', {
     timeout: 10_000,
   })
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
   const second = options.secondStep
   if (second) {
     await page.locator('[data-testid="second-step"]').waitFor()
@@ -199,7 +199,7 @@ async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Profile' }).click()
   await page.getByRole('menuitem', { name: 'Logout' }).click()
   await page.waitForURL(/#\/login/)
-  await page.getByRole('button', { name: 'Sign in' }).waitFor()
+  await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
 }
 
 /** A console tab signed in as `userId` (a real session, no captcha: the login has its tests). */
@@ -466,7 +466,7 @@ test.group('Console in Chromium', (group) => {
     // The editor's open console lands on the login page at its next action.
     await page.getByRole('button', { name: 'Refresh' }).first().click()
     await page.waitForURL(/#\/login/, { timeout: 15_000 })
-    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
     await page.screenshot({ path: `${SHOTS}/editor-signed-out.png` })
 
     // Back in with the new password, the editor changes it on the own-password page: the tab
@@ -962,7 +962,7 @@ test.group('Console in Chromium', (group) => {
     await page.getByRole('button', { name: 'Profile' }).click()
     await page.getByRole('menuitem', { name: 'Sign out and forget this device' }).click()
     await page.waitForURL(/#\/login/)
-    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
     assert.isNull(await deviceToken())
     assert.lengthOf(await devicesOfAdmin(), 0)
 
@@ -973,7 +973,7 @@ test.group('Console in Chromium', (group) => {
     await page.getByText('This is the browser you are using').waitFor()
     await page.getByRole('button', { name: 'Confirm' }).click()
     await page.waitForURL(/#\/login/)
-    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
     assert.isNull(await deviceToken())
     assert.lengthOf(await devicesOfAdmin(), 0)
     const live = await db
@@ -1367,7 +1367,7 @@ test.group('Console in Chromium', (group) => {
 
     // The login page in Chinese, switched on the page; the console opens in it.
     await page.getByRole('button', { name: '简体中文' }).click()
-    await page.getByRole('button', { name: '登录' }).waitFor()
+    await page.getByRole('button', { name: '登录', exact: true }).waitFor()
     await page.getByLabel('账号').waitFor()
     await page.getByText('输入账号后加载拼图').waitFor()
     await sleep(300) // the buttons' colour transition
@@ -1383,7 +1383,7 @@ test.group('Console in Chromium', (group) => {
     // the console's code was fetched behind it (1.5 s), the console that follows is English too.
     await db.from('admin_sessions').where('id', session.sessionId).update({ ended_at: Date.now() })
     await page.reload()
-    await page.getByRole('button', { name: '登录' }).waitFor()
+    await page.getByRole('button', { name: '登录', exact: true }).waitFor()
     await sleep(2500)
     await page.getByRole('button', { name: 'English' }).click()
     await signIn(page, server.url, ADMIN_ACCOUNT, ADMIN_PASSWORD, { stay: true })
@@ -1486,7 +1486,7 @@ test.group('Console in Chromium', (group) => {
     await page.waitForSelector(READY)
     await humanDrag(page, HANDLE, await challengeAnswer(data.captchaId))
     await page.waitForSelector('[data-testid="captcha"][data-captcha-state="verified"]')
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await page.getByRole('button', { name: 'Send me a sign-in link for this browser' }).click()
     slider = nextSlider(page)
     data = (await (await slider).json()).data
@@ -1563,7 +1563,7 @@ test.group('Console in Chromium', (group) => {
       await page.locator('input[name="password"]').fill(TEST_PASSWORD)
       await solveSlider(page, slider)
       slider = nextSlider(page)
-      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click()
       const offer = page.getByRole('button', { name: 'Sign in with a passkey (and the password)' })
       await offer.waitFor()
       await page.screenshot({ path: `${SHOTS}/passkey-locked.png` })
@@ -1576,6 +1576,46 @@ test.group('Console in Chromium', (group) => {
         .orderBy('id', 'desc')
         .firstOrFail()
       assert.equal(signedIn.outcome, 'succeeded')
+    } finally {
+      Object.assign(adminAuthConfig.passkeys, relyingParty)
+      await context.close()
+    }
+  })
+
+  test('the login page signs in with a passkey alone: no account, password or slider', async ({
+    assert,
+  }) => {
+    const base = server.urlAs('localhost')
+    const relyingParty = { ...adminAuthConfig.passkeys }
+    Object.assign(adminAuthConfig.passkeys, { rpId: 'localhost', origin: base })
+    const user = await createAdmin('keyonly')
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    try {
+      const page = await context.newPage()
+      await virtualAuthenticator(page)
+      await signIn(page, base, 'keyonly', TEST_PASSWORD)
+      await page.goto(`${base}/#/account/2fa`)
+      const card = page.locator('[data-testid="passkeys"]')
+      await card.getByText('No passkey yet.').waitFor()
+      await card.getByLabel('Name').fill('Laptop')
+      await card.getByLabel('Current password').fill(TEST_PASSWORD)
+      await card.getByRole('button', { name: 'Add a passkey' }).click()
+      await page.getByText('Passkey added').waitFor()
+      await page.waitForLoadState('networkidle')
+      // Signed out, this browser forgotten: the login page alone, nothing typed.
+      await page.getByRole('button', { name: 'Profile' }).click()
+      await page.getByRole('menuitem', { name: 'Sign out and forget this device' }).click()
+      await page.waitForURL(/#\/login/)
+      await page.goto('about:blank')
+      await page.goto(`${base}/#/login`)
+      await page.getByRole('button', { name: 'Sign in with a passkey', exact: true }).click()
+      await page.waitForSelector(SIDEBAR, { timeout: 15_000 })
+      const signedIn = await db
+        .from('login_logs')
+        .where('user_id', user.id)
+        .orderBy('id', 'desc')
+        .firstOrFail()
+      assert.equal(signedIn.outcome, 'passkey_login')
     } finally {
       Object.assign(adminAuthConfig.passkeys, relyingParty)
       await context.close()

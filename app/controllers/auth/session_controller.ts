@@ -41,30 +41,38 @@ export default class SessionController {
         '/api/auth/login/passkey/options { account, captchaToken }) replaces `captchaToken`, ' +
         'passes the ceiling (the attempt counts against that passkey alone) and is the second ' +
         'factor: a right password then signs in. A refused assertion is a 400 E_PASSKEY_INVALID ' +
-        '(no password checked).',
+        '(no password checked). An account AUTH_PASSKEY_REQUIRED covers that holds a passkey gets ' +
+        '403 E_PASSKEY_REQUIRED after a right password (a wrong one is the usual 401).',
       body: loginValidator,
       data: { oneOf: [signedInSchema, mfaRequiredSchema] },
-      errors: [400, 401, 429, 503],
+      errors: [400, 401, 403, 429, 503],
     },
     passkeyOptions: {
-      summary: 'WebAuthn authentication options: for the second step, or through the ceiling',
+      summary: 'WebAuthn authentication options: second step, ceiling, or a passkey alone',
       description:
         'With `mfaToken`: the options for the account of the password step (its passkeys in ' +
         '`allowCredentials`; 409 without one), then POST /api/auth/login/passkey. With `account` ' +
         'and `captchaToken` (spent): options bound to that account and this address, then POST ' +
         '/api/auth/login with `passkey`; the same answer for every account name (no account is ' +
-        'looked up; `allowCredentials` is empty: discoverable passkeys). Challenges are single ' +
-        'use, 5 minutes; user verification required.',
+        'looked up; `allowCredentials` is empty: discoverable passkeys). With an empty body: ' +
+        'options for a sign-in with a passkey alone (POST /api/auth/login/passkey without ' +
+        'mfaToken); nothing is stored, the challenge is signed for this address; limited per ' +
+        'address per minute (429). Challenges are single use, 5 minutes; user verification ' +
+        'required.',
       body: passkeyLoginOptionsValidator,
       data: authenticationOptionsSchema,
       errors: [400, 409, 429],
     },
     passkey: {
-      summary: 'Second login step with a passkey: the mfaToken and the assertion',
+      summary: 'Sign in with a passkey: alone, or as the second step (with the mfaToken)',
       description:
-        'Answers as a completed login. A refused assertion (400 E_PASSKEY_INVALID: challenge ' +
-        'spent or expired, another origin or RP ID, no user verification, a passkey of another ' +
-        'account, a signature counter that went back, malformed) counts as a wrong code.',
+        'Answers as a completed login. Without `mfaToken`: a sign-in with a passkey alone for ' +
+        'the options of an empty POST /api/auth/login/passkey/options (the passkey names the ' +
+        'account; no password, no captcha; it meets AUTH_REQUIRE_2FA and passes the ceiling); ' +
+        'a refused assertion counts against the address, a disabled account is a 401. A refused ' +
+        'assertion (400 E_PASSKEY_INVALID: challenge spent, replayed or expired, another ' +
+        'origin, address or RP ID, no user verification, a passkey of another account, a ' +
+        'signature counter that went back, malformed) counts as a wrong code at the second step.',
       body: passkeyLoginValidator,
       data: signedInSchema,
       errors: [400, 401, 429],
@@ -109,7 +117,7 @@ export default class SessionController {
     return ctx.serialize(await passkeyOptions({ ...input, ...clientOf(ctx) }, ctx.logger))
   }
 
-  /** POST /api/auth/login/passkey: the mfaToken of the password step and an assertion -> JWT. */
+  /** POST /api/auth/login/passkey: an assertion (and the mfaToken of a second step) -> JWT. */
   async passkey(ctx: HttpContext) {
     const input = await ctx.request.validateUsing(passkeyLoginValidator)
     return this.send(ctx, await loginWithPasskey({ ...input, ...clientOf(ctx) }, ctx.logger))

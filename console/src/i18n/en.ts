@@ -214,6 +214,8 @@ export const en = {
         email_change_undone: 'email change undone',
         passkey_failed: 'passkey refused',
         passkey_counter_regressed: 'passkey copy suspected',
+        passkey_login: 'signed in with a passkey',
+        passkey_required: 'password refused: passkey only',
       } satisfies Each<Schemas['LoginLog']['outcome']>,
       audit_outcome: { succeeded: 'succeeded', refused: 'refused' },
       token_status: {

@@ -11,6 +11,7 @@ const en = {
   account: 'Account',
   password: 'Password',
   passkeyOffer: 'Sign in with a passkey (and the password)',
+  passkeyAlone: 'Sign in with a passkey',
   captcha: {
     idle: 'Enter your account to load the puzzle',
     working: 'Preparing the puzzle…',
@@ -78,6 +79,7 @@ const zh: LoginText = {
   account: '账号',
   password: '密码',
   passkeyOffer: '使用通行密钥（和密码）登录',
+  passkeyAlone: '使用通行密钥登录',
   captcha: {
     idle: '输入账号后加载拼图',
     working: '正在准备拼图…',

@@ -375,6 +375,8 @@ const app: Complete<Pick<typeof en, 'app' | 'resources'>> = {
         email_change_undone: '已撤销邮箱修改',
         passkey_failed: '通行密钥被拒绝',
         passkey_counter_regressed: '疑似通行密钥副本',
+        passkey_login: '使用通行密钥登录',
+        passkey_required: '密码被拒：仅限通行密钥',
       },
       audit_outcome: { succeeded: '成功', refused: '被拒绝' },
       token_status: { active: '有效', expired: '已过期', revoked: '已撤销' },

@@ -1,0 +1,146 @@
+import { existsSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import type { Browser, Locator, Page } from 'playwright-core'
+import env from '#start/env'
+import { withRealCommits } from '#tests/helpers/database'
+import { seededAdmin } from '#tests/helpers/rbac'
+import { failHangsAtTheirLine, launchChromium, openAs } from '#tests/helpers/browser'
+import { startConsoleServer, type ConsoleServer } from '#tests/helpers/console_server'
+
+/**
+ * The console on a phone (390 x 844, an iPhone 12-14's CSS viewport): every page the sidebar
+ * links to, and each create page, fits the screen's width (no sideways scroll of the page), and
+ * a dialog's buttons are on screen and usable as they are.
+ */
+const DIST = app.makePath('console/dist')
+const SHOTS = app.makePath('tmp/browser')
+const PHONE = { width: 390, height: 844 }
+const SIDEBAR = '[data-testid="sidebar"]'
+
+/** The page settled: no request pending, no progress shown. */
+async function settled(tab: Page) {
+  await tab.waitForLoadState('networkidle')
+  await tab.locator('.MuiLinearProgress-root, .MuiCircularProgress-root').first().waitFor({
+    state: 'detached',
+    timeout: 10_000,
+  })
+}
+
+/** How wide the page is, and what sticks out past the screen's right edge (for the message). */
+const overflow = (tab: Page) =>
+  tab.evaluate(() => {
+    const width = document.scrollingElement!.scrollWidth
+    const sticksOut = (element: Element) =>
+      element.getBoundingClientRect().right > window.innerWidth + 1
+    // The innermost ones: what makes the page wide, not its containers.
+    const out = [...document.querySelectorAll('body *')]
+      .filter((element) => sticksOut(element) && ![...element.children].some(sticksOut))
+      .slice(0, 5)
+      .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}`)
+    return { width, out }
+  })
+
+/** The element's box lies inside the viewport. */
+async function onScreen(locator: Locator) {
+  const box = (await locator.boundingBox())!
+  return (
+    box.x >= 0 && box.y >= 0 && box.x + box.width <= PHONE.width && box.y + box.height <= PHONE.height
+  )
+}
+
+test.group('Console on a phone', (group) => {
+  withRealCommits(group)
+  let browser: Browser
+  let server: ConsoleServer
+  failHangsAtTheirLine(group, () => browser)
+
+  group.setup(async () => {
+    if (!existsSync(`${DIST}/index.html`)) {
+      throw new Error('console/dist is missing: run `cd console && npm ci && npm run build` first')
+    }
+    await mkdir(SHOTS, { recursive: true })
+    server = await startConsoleServer({
+      distDir: DIST,
+      apiUrl: `http://127.0.0.1:${env.get('PORT')}`,
+    })
+    browser = await launchChromium()
+    return async () => {
+      await browser?.close()
+      await server?.close()
+    }
+  })
+
+  test('every sidebar page and create page fits 390 px; the import dialog shows its buttons', async ({
+    assert,
+  }) => {
+    const admin = await seededAdmin()
+    const { tab, context } = await openAs(browser, server.url, admin.id, { viewport: PHONE })
+
+    // The pages are the sidebar's links (a drawer behind the app bar's menu button on a phone).
+    await tab.getByRole('button', { name: 'Open menu' }).click()
+    const hrefs = await tab
+      .locator(`${SIDEBAR} a`)
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')!))
+    await tab.keyboard.press('Escape')
+    assert.isAbove(hrefs.length, 10, 'the super admin sees every page')
+
+    const wide: Record<string, { width: number; out: string[] }> = {}
+    const look = async (route: string) => {
+      await tab.goto(`${server.url}/${route}`)
+      await tab.locator('#react-admin-title').first().waitFor()
+      await settled(tab)
+      const name = route.replace(/^#\//, '').replaceAll('/', '-')
+      await tab.screenshot({ path: `${SHOTS}/phone-${name}.png` })
+      if (process.env.PHONE_DEBUG && (route === '#/users' || route === '#/menus' || route === '#/access')) {
+        console.log(route, await tab.evaluate(() => {
+          const lines: string[] = []
+          const walk = (el: Element, depth: number) => {
+            const r = el.getBoundingClientRect()
+            const cs = getComputedStyle(el)
+            lines.push(`${'  '.repeat(depth)}${el.tagName.toLowerCase()}.${[...el.classList].filter((c) => !c.startsWith('css-')).join('.')} x=${Math.round(r.left)} w=${Math.round(r.width)} d=${cs.display} fw=${cs.flexWrap} mw=${cs.minWidth} ov=${cs.overflowX}`)
+            if (depth < 9) for (const c of el.children) walk(c, depth + 1)
+          }
+          walk(document.querySelector('.RaLayout-content')!, 0)
+          return lines.filter((l) => !/^ {10,}(path|svg|span)/.test(l)).join('\n')
+        }))
+      }
+      const measured = await overflow(tab)
+      if (measured.width > PHONE.width + 1) wide[route] = measured
+    }
+    const creates: string[] = []
+    for (const href of hrefs) {
+      await look(href)
+      // Its create page, where the list offers one (react-admin's Create button).
+      const create = tab.locator(`a[href="${href}/create"]`)
+      if (await create.count()) creates.push(`${href}/create`)
+    }
+    assert.isAbove(creates.length, 5, 'create pages found')
+    for (const route of creates) await look(route)
+    assert.deepEqual(wide, {}, `pages wider than the phone: ${JSON.stringify(wide)}`)
+
+    // Users > Import: a plain click opens it; its buttons are on screen and take a plain click.
+    await tab.goto(`${server.url}/#/users`)
+    await settled(tab)
+    await tab.getByRole('button', { name: 'Import' }).click()
+    const dialog = tab.getByRole('dialog')
+    await dialog.waitFor()
+    await tab.waitForTimeout(300) // the dialog's transition
+    await tab.screenshot({ path: `${SHOTS}/phone-users-import.png` })
+    for (const name of ['Cancel', 'Check file', 'Import']) {
+      const action = dialog.getByRole('button', { name, exact: true })
+      assert.isTrue(await onScreen(action), `${name} is on screen`)
+    }
+    await dialog.locator('input[type="file"]').setInputFiles({
+      name: 'users.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('account,nickname\nphone_user1,Phone\n'),
+    })
+    await dialog.getByRole('button', { name: 'Check file', exact: true }).click()
+    await dialog.getByTestId('import-summary').waitFor()
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click()
+    await dialog.waitFor({ state: 'detached' })
+    await context.close()
+  }).timeout(120_000)
+})

@@ -30,23 +30,24 @@ async function settled(tab: Page) {
 
 /** How wide the page is, and what sticks out past the screen's right edge (for the message). */
 const overflow = (tab: Page) =>
-  tab.evaluate(() => {
-    const width = document.scrollingElement!.scrollWidth
-    const sticksOut = (element: Element) =>
-      element.getBoundingClientRect().right > window.innerWidth + 1
+  tab.evaluate(`(() => {
+    const sticksOut = (element) => element.getBoundingClientRect().right > window.innerWidth + 1
     // The innermost ones: what makes the page wide, not its containers.
     const out = [...document.querySelectorAll('body *')]
       .filter((element) => sticksOut(element) && ![...element.children].some(sticksOut))
       .slice(0, 5)
-      .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}`)
-    return { width, out }
-  })
+      .map((element) => element.tagName.toLowerCase() + '.' + [...element.classList].join('.'))
+    return { width: document.scrollingElement.scrollWidth, out }
+  })()`) as Promise<{ width: number; out: string[] }>
 
 /** The element's box lies inside the viewport. */
 async function onScreen(locator: Locator) {
   const box = (await locator.boundingBox())!
   return (
-    box.x >= 0 && box.y >= 0 && box.x + box.width <= PHONE.width && box.y + box.height <= PHONE.height
+    box.x >= 0 &&
+    box.y >= 0 &&
+    box.x + box.width <= PHONE.width &&
+    box.y + box.height <= PHONE.height
   )
 }
 
@@ -84,6 +85,7 @@ test.group('Console on a phone', (group) => {
       .locator(`${SIDEBAR} a`)
       .evaluateAll((links) => links.map((link) => link.getAttribute('href')!))
     await tab.keyboard.press('Escape')
+    await tab.mouse.move(200, 600) // no tooltip left over the page
     assert.isAbove(hrefs.length, 10, 'the super admin sees every page')
 
     const wide: Record<string, { width: number; out: string[] }> = {}
@@ -93,19 +95,6 @@ test.group('Console on a phone', (group) => {
       await settled(tab)
       const name = route.replace(/^#\//, '').replaceAll('/', '-')
       await tab.screenshot({ path: `${SHOTS}/phone-${name}.png` })
-      if (process.env.PHONE_DEBUG && (route === '#/users' || route === '#/menus' || route === '#/access')) {
-        console.log(route, await tab.evaluate(() => {
-          const lines: string[] = []
-          const walk = (el: Element, depth: number) => {
-            const r = el.getBoundingClientRect()
-            const cs = getComputedStyle(el)
-            lines.push(`${'  '.repeat(depth)}${el.tagName.toLowerCase()}.${[...el.classList].filter((c) => !c.startsWith('css-')).join('.')} x=${Math.round(r.left)} w=${Math.round(r.width)} d=${cs.display} fw=${cs.flexWrap} mw=${cs.minWidth} ov=${cs.overflowX}`)
-            if (depth < 9) for (const c of el.children) walk(c, depth + 1)
-          }
-          walk(document.querySelector('.RaLayout-content')!, 0)
-          return lines.filter((l) => !/^ {10,}(path|svg|span)/.test(l)).join('\n')
-        }))
-      }
       const measured = await overflow(tab)
       if (measured.width > PHONE.width + 1) wide[route] = measured
     }
@@ -116,7 +105,7 @@ test.group('Console on a phone', (group) => {
       const create = tab.locator(`a[href="${href}/create"]`)
       if (await create.count()) creates.push(`${href}/create`)
     }
-    assert.isAbove(creates.length, 5, 'create pages found')
+    assert.includeMembers(creates, ['#/users/create', '#/roles/create', '#/menus/create'])
     for (const route of creates) await look(route)
     assert.deepEqual(wide, {}, `pages wider than the phone: ${JSON.stringify(wide)}`)
 

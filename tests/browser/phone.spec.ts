@@ -40,6 +40,20 @@ const overflow = (tab: Page) =>
     return { width: document.scrollingElement.scrollWidth, out }
   })()`) as Promise<{ width: number; out: string[] }>
 
+/**
+ * Links and buttons in the page drawn with no size: a react-admin Button without an icon on a
+ * phone (it draws the icon alone, so nothing), there to be found by a script but not by a person.
+ */
+const unseen = (tab: Page) =>
+  tab.evaluate(`[...document.querySelectorAll('.RaLayout-content a, .RaLayout-content button')]
+    .filter((element) => {
+      const box = element.getBoundingClientRect()
+      return box.width === 0 || box.height === 0
+    })
+    .map((element) => element.getAttribute('aria-label') || element.outerHTML.slice(0, 80))`) as Promise<
+    string[]
+  >
+
 /** The element's box lies inside the viewport. */
 async function onScreen(locator: Locator) {
   const box = (await locator.boundingBox())!
@@ -89,6 +103,7 @@ test.group('Console on a phone', (group) => {
     assert.isAbove(hrefs.length, 10, 'the super admin sees every page')
 
     const wide: Record<string, { width: number; out: string[] }> = {}
+    const invisible: Record<string, string[]> = {}
     const look = async (route: string) => {
       await tab.goto(`${server.url}/${route}`)
       await tab.locator('#react-admin-title').first().waitFor()
@@ -97,6 +112,8 @@ test.group('Console on a phone', (group) => {
       await tab.screenshot({ path: `${SHOTS}/phone-${name}.png` })
       const measured = await overflow(tab)
       if (measured.width > PHONE.width + 1) wide[route] = measured
+      const hidden = await unseen(tab)
+      if (hidden.length) invisible[route] = hidden
     }
     const creates: string[] = []
     for (const href of hrefs) {
@@ -108,6 +125,23 @@ test.group('Console on a phone', (group) => {
     assert.includeMembers(creates, ['#/users/create', '#/roles/create', '#/menus/create'])
     for (const route of creates) await look(route)
     assert.deepEqual(wide, {}, `pages wider than the phone: ${JSON.stringify(wide)}`)
+    assert.deepEqual(invisible, {}, `controls drawn as nothing: ${JSON.stringify(invisible)}`)
+
+    // A dictionary's items (the panel under its row): their actions drawn, the item dialog's too.
+    await tab.goto(`${server.url}/#/dicts`)
+    await tab.locator('tr', { hasText: 'sys_user_status' }).locator('[aria-label="Expand"]').click()
+    const items = tab.getByTestId('dict-items-sys_user_status')
+    await items.locator('tbody tr').first().waitFor()
+    assert.deepEqual(await unseen(tab), [], 'every control of the items drawn')
+    await items.getByRole('button', { name: 'Add item' }).click()
+    const itemDialog = tab.getByRole('dialog')
+    await itemDialog.waitFor()
+    await tab.waitForTimeout(300) // the dialog's transition
+    for (const name of ['Cancel', 'Save']) {
+      assert.isTrue(await onScreen(itemDialog.getByRole('button', { name })), `${name} on screen`)
+    }
+    await itemDialog.getByRole('button', { name: 'Cancel' }).click()
+    await itemDialog.waitFor({ state: 'detached' })
 
     // Access review: its tabs all on screen (none cut off), the last one usable.
     await tab.goto(`${server.url}/#/access`)

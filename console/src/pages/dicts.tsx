@@ -225,16 +225,18 @@ export function DictItems() {
               </TableCell>
               <TableCell>{item.cssClass}</TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                {can('dicts', 'edit') && (
-                  <Button label="ra.action.edit" onClick={() => setEditing(item)} />
-                )}
-                {can('dicts', 'delete') && (
-                  <Button
-                    label="ra.action.delete"
-                    color="error"
-                    onClick={() => setDeleting(item)}
-                  />
-                )}
+                <RowActions>
+                  {can('dicts', 'edit') && (
+                    <Button label="ra.action.edit" onClick={() => setEditing(item)} />
+                  )}
+                  {can('dicts', 'delete') && (
+                    <Button
+                      label="ra.action.delete"
+                      color="error"
+                      onClick={() => setDeleting(item)}
+                    />
+                  )}
+                </RowActions>
               </TableCell>
             </TableRow>
           ))}

@@ -41,14 +41,15 @@ const overflow = (tab: Page) =>
   })()`) as Promise<{ width: number; out: string[] }>
 
 /**
- * Links and buttons in the page drawn with no size: a react-admin Button without an icon on a
- * phone (it draws the icon alone, so nothing), there to be found by a script but not by a person.
+ * Links and buttons in the page with nothing to see (no text, no icon, or no size): a
+ * react-admin Button without an icon on a phone draws its icon alone, so an empty circle.
  */
 const unseen = (tab: Page) =>
   tab.evaluate(`[...document.querySelectorAll('.RaLayout-content a, .RaLayout-content button')]
     .filter((element) => {
       const box = element.getBoundingClientRect()
-      return box.width === 0 || box.height === 0
+      const drawn = element.innerText.trim() !== '' || element.querySelector('svg, img')
+      return box.width === 0 || box.height === 0 || !drawn
     })
     .map((element) => element.getAttribute('aria-label') || element.outerHTML.slice(0, 80))`) as Promise<
     string[]

@@ -100,8 +100,16 @@ test.group('Console on a phone', (group) => {
       .locator(`${SIDEBAR} a`)
       .evaluateAll((links) => links.map((link) => link.getAttribute('href')!))
     await tab.keyboard.press('Escape')
-    await tab.evaluate('document.activeElement.blur()') // no tooltip left over the page
     assert.isAbove(hrefs.length, 10, 'the super admin sees every page')
+    // And the own pages: the user menu's links (the account's tabs are found on its page).
+    await tab.getByRole('button', { name: 'Profile' }).click()
+    const own = await tab
+      .getByRole('menu')
+      .locator('a')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')!))
+    await tab.keyboard.press('Escape')
+    assert.includeMembers(own, ['#/account', '#/password'])
+    await tab.mouse.move(200, 600) // no tooltip left over the page
 
     const wide: Record<string, { width: number; out: string[] }> = {}
     const invisible: Record<string, string[]> = {}
@@ -125,6 +133,18 @@ test.group('Console on a phone', (group) => {
     }
     assert.includeMembers(creates, ['#/users/create', '#/roles/create', '#/menus/create'])
     for (const route of creates) await look(route)
+    const seen = new Set(hrefs)
+    for (const route of own) {
+      if (seen.has(route)) continue
+      seen.add(route)
+      await look(route)
+      // The account page's tabs (links), each a page of its own.
+      const tabs = await tab
+        .locator('a[role="tab"]')
+        .evaluateAll((links) => links.map((link) => link.getAttribute('href')!))
+      own.push(...tabs)
+    }
+    assert.includeMembers([...seen], ['#/account/2fa', '#/account/tokens', '#/account/devices'])
     assert.deepEqual(wide, {}, `pages wider than the phone: ${JSON.stringify(wide)}`)
     assert.deepEqual(invisible, {}, `controls drawn as nothing: ${JSON.stringify(invisible)}`)
 

@@ -158,7 +158,7 @@ function RequirementFirst({ children }: { children: ReactNode }) {
 
 /**
  * On a phone the page keeps the screen's width: a table wider than the screen scrolls inside its
- * card (the row actions come first there: Grid), and the toolbars wrap. Wider screens unchanged.
+ * card (the row actions come first there: Grid). Wider screens unchanged.
  */
 const phone = (theme: Theme) => ({
   [theme.breakpoints.down('sm')]: {
@@ -169,10 +169,6 @@ const phone = (theme: Theme) => ({
       minWidth: 0,
     },
     '& .RaLayout-content .MuiCard-root, & .RaDatagrid-tableWrapper': { overflowX: 'auto' },
-    '& .RaTopToolbar-root, & .RaFilterForm-root': {
-      flexWrap: 'wrap',
-      minWidth: 0,
-    },
   },
 })
 

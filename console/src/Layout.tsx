@@ -13,7 +13,7 @@ import {
   useTranslate,
   type TranslateFunction,
 } from 'react-admin'
-import { ListItemIcon, ListItemText, ListSubheader, MenuItem } from '@mui/material'
+import { ListItemIcon, ListItemText, ListSubheader, MenuItem, type Theme } from '@mui/material'
 import { Navigate, useLocation } from 'react-router-dom'
 import AccountTree from '@mui/icons-material/AccountTree'
 import Circle from '@mui/icons-material/CircleOutlined'
@@ -156,8 +156,24 @@ function RequirementFirst({ children }: { children: ReactNode }) {
   return children
 }
 
+/**
+ * On a phone the page keeps the screen's width: a table wider than the screen scrolls inside its
+ * card (the row actions come first there: Grid). Wider screens unchanged.
+ */
+const phone = (theme: Theme) => ({
+  [theme.breakpoints.down('sm')]: {
+    // The layout is at least as wide as its content (react-admin's `fit-content`), and flex
+    // items grow to their content's width unless allowed to shrink.
+    'minWidth': 0,
+    '& .RaLayout-content, & .RaLayout-content > *, & .RaList-main, & .RaList-content': {
+      minWidth: 0,
+    },
+    '& .RaLayout-content .MuiCard-root, & .RaDatagrid-tableWrapper': { overflowX: 'auto' },
+  },
+})
+
 export const Layout = ({ children }: { children: ReactNode }) => (
-  <RaLayout menu={Sidebar} appBar={MyAppBar}>
+  <RaLayout menu={Sidebar} appBar={MyAppBar} sx={phone}>
     <SignInNotice />
     <RequirementFirst>{children}</RequirementFirst>
   </RaLayout>

@@ -20,6 +20,7 @@ import {
   Chip,
   Dialog,
   DialogActions,
+  type DialogProps,
   DialogContent,
   DialogTitle,
   IconButton,
@@ -228,6 +229,20 @@ const withLabels = (outer: Theme): Theme => ({
 })
 
 /**
+ * A dialog that works on a phone: full screen there (its content scrolls, its buttons stay in
+ * view at the bottom), and react-admin's buttons inside keep their labels (withLabels). Wider
+ * screens get the plain dialog.
+ */
+export function PhoneDialog(props: DialogProps) {
+  const narrow = useNarrow()
+  return (
+    <Dialog {...props} fullScreen={narrow || props.fullScreen}>
+      <ThemeProvider theme={withLabels}>{props.children}</ThemeProvider>
+    </Dialog>
+  )
+}
+
+/**
  * A row's actions: buttons in the row on a wide screen; behind one "more" button on a phone
  * (labelled buttons in a menu). The menu stays mounted so a dialog an action opened survives
  * the menu closing.
@@ -367,7 +382,11 @@ export function PromptButton(props: {
           setValue(props.field.initial ?? '')
         }}
       />
-      <Dialog open={value !== null} onClose={close} onClick={(event) => event.stopPropagation()}>
+      <PhoneDialog
+        open={value !== null}
+        onClose={close}
+        onClick={(event) => event.stopPropagation()}
+      >
         <DialogTitle>{translate(props.label)}</DialogTitle>
         <DialogContent>
           <TextField
@@ -395,7 +414,7 @@ export function PromptButton(props: {
             }}
           />
         </DialogActions>
-      </Dialog>
+      </PhoneDialog>
     </>
   )
 }

@@ -35,6 +35,7 @@ import {
   failHangsAtTheirLine,
   humanDrag,
   launchChromium,
+  openAs,
   virtualAuthenticator,
 } from '#tests/helpers/browser'
 import { startConsoleServer, type ConsoleServer } from '#tests/helpers/console_server'
@@ -200,27 +201,6 @@ async function signOut(page: Page) {
   await page.getByRole('menuitem', { name: 'Logout' }).click()
   await page.waitForURL(/#\/login/)
   await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
-}
-
-/** A console tab signed in as `userId` (a real session, no captcha: the login has its tests). */
-async function openAs(
-  browser: Browser,
-  base: string,
-  userId: number,
-  options: { viewport?: { width: number; height: number }; locale?: string } = {}
-) {
-  const context = await browser.newContext({
-    viewport: options.viewport ?? { width: 1280, height: 800 },
-    locale: options.locale,
-  })
-  const tab = await context.newPage()
-  const { token, sessionId } = await sessionToken(userId)
-  await tab.goto(`${base}/#/login`)
-  await tab.evaluate((value) => localStorage.setItem('rbac.token', value), token)
-  await tab.goto(`${base}/#/`)
-  await tab.reload()
-  await tab.getByText('Welcome,').waitFor() // the dashboard (a phone hides the sidebar)
-  return { context, tab, sessionId }
 }
 
 /**

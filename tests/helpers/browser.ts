@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import type { Group } from '@japa/runner/core'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { sessionToken } from '#tests/helpers/auth'
 
 /** Debian's Chromium (apt install chromium); playwright-core drives it, no browser download. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -110,4 +111,25 @@ export async function virtualAuthenticator(page: Page) {
     credentials: async () =>
       (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
   }
+}
+
+/** A console tab signed in as `userId` (a real session, no captcha: the login has its tests). */
+export async function openAs(
+  browser: Browser,
+  base: string,
+  userId: number,
+  options: { viewport?: { width: number; height: number }; locale?: string } = {}
+) {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    locale: options.locale,
+  })
+  const tab = await context.newPage()
+  const { token, sessionId } = await sessionToken(userId)
+  await tab.goto(`${base}/#/login`)
+  await tab.evaluate((value) => localStorage.setItem('rbac.token', value), token)
+  await tab.goto(`${base}/#/`)
+  await tab.reload()
+  await tab.getByText('Welcome,').waitFor() // the dashboard (a phone hides the sidebar)
+  return { context, tab, sessionId }
 }

@@ -27,6 +27,7 @@ import {
 } from '@mui/material'
 import { api, apiError, apiUrl, authHeaders, type Schemas } from '../api'
 import type { Me } from '../authProvider'
+import { useNarrow } from '../components'
 
 type AccessUser = Schemas['AccessUser']
 type Holder = Schemas['AccessHolder']
@@ -409,6 +410,7 @@ export function AccessReview() {
   const translate = useTranslate()
   const { options } = useResourceDefinition()
   const { permissions: me } = usePermissions<Me>()
+  const narrow = useNarrow()
   const [tab, setTab] = useState(0)
   // The caller's own account first: what "why" looks like, on an account it knows.
   const [chosen, setUserId] = useState<number | null>(null)
@@ -421,8 +423,17 @@ export function AccessReview() {
     <Card sx={{ mt: 2 }}>
       <Title title={translate(options?.label ?? 'Access review', { _: options?.label })} />
       <CardContent>
-        <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
-          <Tabs value={tab} onChange={(_event, value: number) => setTab(value)}>
+        <Stack
+          direction="row"
+          sx={{ justifyContent: 'space-between', alignItems: 'center', flexWrap: 'wrap' }}
+        >
+          {/* On a phone the tabs share the width (labels wrap) rather than hide the last one. */}
+          <Tabs
+            value={tab}
+            onChange={(_event, value: number) => setTab(value)}
+            variant={narrow ? 'fullWidth' : 'standard'}
+            sx={narrow ? { width: '100%' } : undefined}
+          >
             <Tab label={translate('app.access.by_user')} />
             <Tab label={translate('app.access.by_code')} />
             <Tab label={translate('app.access.changes')} />

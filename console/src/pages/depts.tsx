@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom'
+import Add from '@mui/icons-material/Add'
 import {
   Button,
   Create,
@@ -30,7 +31,14 @@ import {
 } from '@mui/material'
 import { useAccess } from '../useAccess'
 import { api, type Schemas } from '../api'
-import { ActionButton, STATUS_CHOICES, StatusChip, choicesOf, useNarrow } from '../components'
+import {
+  ActionButton,
+  RowActions,
+  STATUS_CHOICES,
+  StatusChip,
+  choicesOf,
+  useNarrow,
+} from '../components'
 
 type DeptNode = Schemas['DeptTree']
 type Row = DeptNode & { depth: number }
@@ -55,7 +63,9 @@ export const DeptTree = () => {
     <Card sx={{ mt: 2 }}>
       <Title title={translate(options?.label ?? 'Departments', { _: options?.label })} />
       {can('depts', 'create') && (
-        <Button component={Link} to="/depts/create" label="app.depts.add" sx={{ m: 1 }} />
+        <Button component={Link} to="/depts/create" label="app.depts.add" sx={{ m: 1 }}>
+          <Add />
+        </Button>
       )}
       <Table size="small">
         <TableHead>
@@ -80,26 +90,28 @@ export const DeptTree = () => {
                   <StatusChip value={node.status} />
                 </TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {can('depts', 'create') && (
-                    <Button
-                      component={Link}
-                      to="/depts/create"
-                      state={{ record: { parentId: node.id } }}
-                      label="app.action.add_child"
+                  <RowActions>
+                    {can('depts', 'create') && (
+                      <Button
+                        component={Link}
+                        to="/depts/create"
+                        state={{ record: { parentId: node.id } }}
+                        label="app.action.add_child"
+                      />
+                    )}
+                    {can('depts', 'edit') && (
+                      <Button component={Link} to={`/depts/${node.id}`} label="ra.action.edit" />
+                    )}
+                    <ActionButton
+                      action="delete"
+                      label="ra.action.delete"
+                      confirm="app.depts.delete_confirm"
+                      confirmArgs={{ name: node.name }}
+                      done="app.depts.deleted"
+                      show={(dept) => dept.children.length === 0}
+                      run={(dept) => api(`admin/depts/${dept.id}`, { method: 'DELETE' })}
                     />
-                  )}
-                  {can('depts', 'edit') && (
-                    <Button component={Link} to={`/depts/${node.id}`} label="ra.action.edit" />
-                  )}
-                  <ActionButton
-                    action="delete"
-                    label="ra.action.delete"
-                    confirm="app.depts.delete_confirm"
-                    confirmArgs={{ name: node.name }}
-                    done="app.depts.deleted"
-                    show={(dept) => dept.children.length === 0}
-                    run={(dept) => api(`admin/depts/${dept.id}`, { method: 'DELETE' })}
-                  />
+                  </RowActions>
                 </TableCell>
               </TableRow>
             </RecordContextProvider>

@@ -22,7 +22,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import {
   Box,
   Chip,
-  Dialog,
   DialogActions,
   DialogContent,
   DialogTitle,
@@ -39,7 +38,14 @@ import {
 import Add from '@mui/icons-material/Add'
 import { api, type Schemas } from '../api'
 import { useAccess } from '../useAccess'
-import { ACTIONS_COLUMN, ResourceList, RowActions, STATUS_CHOICES, StatusChip } from '../components'
+import {
+  ACTIONS_COLUMN,
+  PhoneDialog,
+  ResourceList,
+  RowActions,
+  STATUS_CHOICES,
+  StatusChip,
+} from '../components'
 
 type DictType = Schemas['DictType']
 type DictItem = Schemas['DictItem']
@@ -115,7 +121,7 @@ function ItemDialog(props: { code: string; item?: DictItem; onClose: () => void 
     }
   }
   return (
-    <Dialog open onClose={props.onClose} fullWidth maxWidth="xs">
+    <PhoneDialog open onClose={props.onClose} fullWidth maxWidth="xs">
       <DialogTitle>{translate(item ? 'app.dicts.edit_item' : 'app.dicts.add_item')}</DialogTitle>
       <DialogContent>
         <MuiTextField {...field('label')} autoFocus required />
@@ -139,7 +145,7 @@ function ItemDialog(props: { code: string; item?: DictItem; onClose: () => void 
           onClick={save}
         />
       </DialogActions>
-    </Dialog>
+    </PhoneDialog>
   )
 }
 
@@ -219,16 +225,18 @@ export function DictItems() {
               </TableCell>
               <TableCell>{item.cssClass}</TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                {can('dicts', 'edit') && (
-                  <Button label="ra.action.edit" onClick={() => setEditing(item)} />
-                )}
-                {can('dicts', 'delete') && (
-                  <Button
-                    label="ra.action.delete"
-                    color="error"
-                    onClick={() => setDeleting(item)}
-                  />
-                )}
+                <RowActions>
+                  {can('dicts', 'edit') && (
+                    <Button label="ra.action.edit" onClick={() => setEditing(item)} />
+                  )}
+                  {can('dicts', 'delete') && (
+                    <Button
+                      label="ra.action.delete"
+                      color="error"
+                      onClick={() => setDeleting(item)}
+                    />
+                  )}
+                </RowActions>
               </TableCell>
             </TableRow>
           ))}

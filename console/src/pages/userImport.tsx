@@ -3,7 +3,6 @@ import { Button, useNotify, useRefresh, useTranslate } from 'react-admin'
 import {
   Alert,
   Box,
-  Dialog,
   DialogActions,
   DialogContent,
   DialogTitle,
@@ -22,6 +21,7 @@ import Download from '@mui/icons-material/Download'
 import { apiError, apiUrl, authHeaders, type Schemas } from '../api'
 import { currentLocale } from '../i18n/errors'
 import { useAccess } from '../useAccess'
+import { PhoneDialog } from '../components'
 
 type Result = Schemas['UserImportResult']
 type RowError = Result['errors'][number]
@@ -210,7 +210,7 @@ export function ImportUsersButton() {
       <Button label="app.user_import.button" onClick={() => setOpen(true)}>
         <UploadFile />
       </Button>
-      <Dialog open={open} onClose={close} fullWidth maxWidth="md">
+      <PhoneDialog open={open} onClose={close} fullWidth maxWidth="md">
         <DialogTitle>{translate('app.user_import.title')}</DialogTitle>
         <DialogContent>
           <Typography variant="body2" sx={{ mb: 1 }}>
@@ -277,7 +277,7 @@ export function ImportUsersButton() {
             />
           )}
         </DialogActions>
-      </Dialog>
+      </PhoneDialog>
     </>
   )
 }

@@ -22,7 +22,6 @@ import {
   Box,
   Card,
   CardContent,
-  Dialog,
   DialogActions,
   DialogContent,
   DialogTitle,
@@ -34,6 +33,7 @@ import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/brow
 import { api, type Schemas } from '../../api'
 import { formatDateTime } from '../../SignInNotice'
 import { useAccountChanged, useAccountQuery } from './common'
+import { PhoneDialog } from '../../components'
 
 type Passkey = Schemas['OwnPasskey']
 
@@ -160,7 +160,7 @@ function RemoveButton() {
       <Button label="app.passkeys.remove" color="error" onClick={() => setOpen(true)}>
         <Delete />
       </Button>
-      <Dialog open={open} onClose={() => setOpen(false)}>
+      <PhoneDialog open={open} onClose={() => setOpen(false)}>
         <DialogTitle>{translate('app.passkeys.remove_title', { name: passkey.name })}</DialogTitle>
         <DialogContent>
           <MuiTextField
@@ -177,7 +177,7 @@ function RemoveButton() {
           <Button label="ra.action.cancel" onClick={() => setOpen(false)} />
           <Button label="app.passkeys.remove" color="error" disabled={!password} onClick={remove} />
         </DialogActions>
-      </Dialog>
+      </PhoneDialog>
     </>
   )
 }

@@ -2,6 +2,9 @@ import { existsSync } from 'node:fs'
 import type { Group } from '@japa/runner/core'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { sessionToken } from '#tests/helpers/auth'
+import pg from 'pg'
+import env from '#start/env'
+import { pgConnection } from '#tests/helpers/pg_database'
 
 /** Debian's Chromium (apt install chromium); playwright-core drives it, no browser download. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -54,6 +57,8 @@ export function failHangsAtTheirLine(group: Group, browser: () => Browser | unde
       const pages = contexts.flatMap((context) => context.pages().map((page) => page.url()))
       const reason = `still running ${timeout / 1000 - 10} s in; pages open: ${pages.join(', ') || 'none'}`
       console.error(`  hang: ${reason}`)
+      // A wait no page can end (a statement waiting on a lock) shows in PostgreSQL's activity.
+      if (env.get('DB_CONNECTION') === 'pg') printPgActivity().catch(() => {})
       for (const context of contexts) context.close({ reason }).catch(() => {})
     }, timeout - 10_000)
     return () => clearTimeout(timer)
@@ -61,6 +66,22 @@ export function failHangsAtTheirLine(group: Group, browser: () => Browser | unde
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The test database's other sessions, on a connection of its own (the pools may be stuck). */
+async function printPgActivity() {
+  const client = new pg.Client(pgConnection(env.get('PG_DB_NAME') ?? 'adonis_rbac_test'))
+  await client.connect()
+  try {
+    const { rows } = await client.query(
+      `SELECT pid, state, wait_event_type, wait_event, now() - query_start AS running,
+              left(query, 160) AS query
+         FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
+    )
+    for (const row of rows) console.error(`  hang: pg ${JSON.stringify(row)}`)
+  } finally {
+    await client.end()
+  }
+}
 
 /**
  * Drags the captcha handle `distance` pixels to the right the way a person does: speed rises and

@@ -108,7 +108,7 @@ async function signIn(page: Page, env: Env, db: pg.Client, password: string) {
   ])
   await humanDrag(page, '[data-testid="captcha-handle"]', Number(rows[0].answer_x))
   await page.waitForSelector('[data-testid="captcha"][data-captcha-state="verified"]')
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
   await page.waitForSelector(SIDEBAR, { timeout: 15_000 })
 }
 

@@ -16,7 +16,7 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  *
  * SQLite: nothing (its search is a plain scan; it is the small-data default).
  */
-const GRAMS = `CREATE FUNCTION article_search_grams(title text, summary text) RETURNS text[]
+const GRAMS = `CREATE OR REPLACE FUNCTION article_search_grams(title text, summary text) RETURNS text[]
   LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT tsvector_to_array(array_to_tsvector(array_remove(array_remove(
              regexp_split_to_array(t, '')

@@ -140,7 +140,7 @@ test.group('db:seed with SEED_LOCALE', (group) => {
     for (const [i, row] of english.names.dictItems.entries()) {
       assert.equal(zh[row.label as string], chinese.names.dictItems[i].label)
     }
-  }).timeout(30_000)
+  }).timeout(20_000)
 
   test('db:seed again in English (an upgrade adding nodes) renames and adds nothing', async ({
     assert,
@@ -151,7 +151,7 @@ test.group('db:seed with SEED_LOCALE', (group) => {
     const again = runAce(['db:seed'], env)
     assert.equal(again.status, 0, again.output)
     assert.deepEqual(split(readSqlite(file)), before)
-  }).timeout(30_000)
+  }).timeout(20_000)
 
   test('another SEED_LOCALE is refused at boot, nothing seeded', async ({ assert }) => {
     const before = split(readSqlite(file))
@@ -159,5 +159,5 @@ test.group('db:seed with SEED_LOCALE', (group) => {
     assert.notEqual(refused.status, 0)
     assert.include(refused.output, 'SEED_LOCALE')
     assert.deepEqual(split(readSqlite(file)), before)
-  }).timeout(30_000)
+  }).timeout(20_000)
 })

@@ -1,6 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import LoginLog, { type LoginOutcome } from '#models/login_log'
 import { addressKey } from '#core/address_key'
+import { rowsChanged } from '#core/secrets'
 import { RefusalRows, RowsPerMinute } from '#core/refusal_rows'
 import { loginAttempts } from '#core/operations/metrics'
 
@@ -78,11 +79,13 @@ export async function recordLogin(attempt: LoginAttempt) {
     },
     // The row's own account and outcome too: an id alone could name another row after a rollback.
     async (stored) =>
-      ((await db
-        .from('login_logs')
-        .where('id', stored.id)
-        .where('outcome', row.outcome)
-        .where('account', stored.account)
-        .update({ count: db.raw('count + 1') })) as unknown as number) > 0
+      rowsChanged(
+        await db
+          .from('login_logs')
+          .where('id', stored.id)
+          .where('outcome', row.outcome)
+          .where('account', stored.account)
+          .update({ count: db.raw('count + 1') })
+      ) > 0
   )
 }

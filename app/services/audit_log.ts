@@ -4,6 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { addressKey } from '#core/address_key'
 import { RefusalRows } from '#core/refusal_rows'
+import { rowsChanged } from '#core/secrets'
 import { permissionOf } from '#middleware/permission_middleware'
 
 /**
@@ -167,8 +168,7 @@ export async function recordRefusal(ctx: HttpContext, reason: string) {
         .where('permission', row.permission)
       if (row.actorId === null) query.whereNull('actor_id')
       else query.where('actor_id', row.actorId)
-      // The number of rows changed (typed as an array, a number on both drivers).
-      return ((await query.update({ count: db.raw('count + 1') })) as unknown as number) > 0
+      return rowsChanged(await query.update({ count: db.raw('count + 1') })) > 0
     }
   )
 }

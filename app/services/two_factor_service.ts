@@ -18,6 +18,7 @@ import {
   storeRecoveryCodes,
 } from '#auth/two_factor'
 import { removePasskeys } from '#auth/passkeys'
+import { spendOnce } from '#core/secrets'
 import { type AuditSource, recordAudit } from '#services/audit_log'
 
 /** The states an audit row names: `changes: { twoFactor: [before, after] }`. */
@@ -132,14 +133,11 @@ export default class TwoFactorService {
     const recoveryCodes = newRecoveryCodes()
     await db.transaction(async (trx) => {
       // Conditional: of two concurrent confirmations one wins, the other is a 409.
-      const updated = await trx
-        .from('users')
-        .where('id', user.id)
-        .whereNull('two_factor_confirmed_at')
-        .update({ two_factor_confirmed_at: DateTime.utc().toFormat(trx.dialect.dateTimeFormat) })
-      if ((updated as unknown as number) === 0) {
-        throw conflict('secondFactorEnabled')
-      }
+      const confirmed = await spendOnce(
+        trx.from('users').where('id', user.id).whereNull('two_factor_confirmed_at'),
+        { two_factor_confirmed_at: DateTime.utc().toFormat(trx.dialect.dateTimeFormat) }
+      )
+      if (!confirmed) throw conflict('secondFactorEnabled')
       await storeRecoveryCodes(trx, user.id, recoveryCodes)
       await recordAudit(trx, selfSource(ctx, user, 'confirm'), {
         targetType: 'user',

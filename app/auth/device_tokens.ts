@@ -5,6 +5,7 @@ import { ApiException } from '#exceptions/api_exception'
 import { endDeviceSessions } from '#auth/sessions'
 import { recordLogin } from '#auth/login_log'
 import { addressKey } from '#core/address_key'
+import type { Client } from '#core/client'
 import { digest, newSecret, rowsChanged, spendOnce } from '#core/secrets'
 
 /**
@@ -33,7 +34,6 @@ const MAX_PER_ACCOUNT = 10
  * revocation, rotation reuse).
  */
 export type Device = { id: string; userId: number; remembered: boolean; tokenHash: string }
-export type DeviceClient = { ip: string; userAgent?: string }
 
 export const deviceTokenReused = () =>
   new ApiException(401, 'E_DEVICE_TOKEN_REUSED', 'deviceTokenReused')
@@ -46,7 +46,7 @@ export const deviceTokenReused = () =>
 export async function findDevice(
   token: string,
   account: string,
-  client: DeviceClient & { account?: string }
+  client: Client & { account?: string }
 ): Promise<Device | null> {
   const presented = digest(token)
   const row = await db
@@ -85,7 +85,7 @@ export async function findDevice(
 
 export async function issueDeviceToken(
   userId: number,
-  client: DeviceClient,
+  client: Client,
   remembered = false,
   /** The caller's transaction (a device link spent with it). */
   trx?: QueryClientContract
@@ -122,7 +122,7 @@ export async function issueDeviceToken(
   return { id, token }
 }
 
-const seenFrom = (client: DeviceClient) => ({
+const seenFrom = (client: Client) => ({
   ip: client.ip.slice(0, 64),
   user_agent: (client.userAgent ?? '').slice(0, 255),
 })
@@ -130,7 +130,7 @@ const seenFrom = (client: DeviceClient) => ({
 type RotatedRow = { last_used_at: number | string; ip: string | null; user_agent: string | null }
 
 /** The device's own race (RACE_GRACE_MS): just rotated, from the same address key and agent. */
-function sameDeviceRace(row: RotatedRow, client: DeviceClient) {
+function sameDeviceRace(row: RotatedRow, client: Client) {
   const seen = seenFrom(client)
   return (
     Date.now() - Number(row.last_used_at) <= RACE_GRACE_MS &&
@@ -140,11 +140,7 @@ function sameDeviceRace(row: RotatedRow, client: DeviceClient) {
   )
 }
 
-async function recordRace(
-  userId: number,
-  deviceId: string,
-  client: DeviceClient & { account?: string }
-) {
+async function recordRace(userId: number, deviceId: string, client: Client & { account?: string }) {
   logger.warn(
     { event: 'device_token.raced', userId, deviceId, ip: client.ip },
     'device token presented again just after its rotation, from the same browser: not revoked'
@@ -171,7 +167,7 @@ async function accountOf(userId: number) {
  */
 export async function rotateDevice(
   device: Device,
-  client: DeviceClient & { account?: string },
+  client: Client & { account?: string },
   remember = false
 ): Promise<{ id: string; token: string }> {
   const token = newSecret()
@@ -243,7 +239,7 @@ export async function devicesOf(userId: number) {
  */
 export type RevokeReason =
   'logout' | 'device_deleted' | 'password_changed' | 'account_disabled' | 'device_token_reused'
-export type Revocation = Partial<DeviceClient> & { reason: RevokeReason; account?: string }
+export type Revocation = Partial<Client> & { reason: RevokeReason; account?: string }
 
 const OUTCOME = {
   logout: 'device_revoked',

@@ -1,6 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import adminAuthConfig from '#config/admin_auth'
+import type { Client } from '#core/client'
 import { newSecret, spendOnce } from '#core/secrets'
 
 /**
@@ -25,12 +26,10 @@ export type EndReason =
   | 'device_revoked'
   | 'device_token_reused'
 
-export type SessionClient = { ip: string; userAgent?: string }
-
 /** `deviceId`: the device token it signed in with (revoking the device ends the session). */
 export async function createSession(
   userId: number,
-  client: SessionClient,
+  client: Client,
   connection: QueryClientContract = db.connection(),
   deviceId: string | null = null
 ) {

@@ -19,7 +19,8 @@ import {
 } from '#auth/two_factor'
 import { removePasskeys } from '#auth/passkeys'
 import { spendOnce } from '#core/secrets'
-import { type AuditSource, recordAudit } from '#services/audit_log'
+import { ownSource, recordAudit } from '#services/audit_log'
+import { clientOf } from '#core/client'
 
 /** The states an audit row names: `changes: { twoFactor: [before, after] }`. */
 export type TwoFactorState = 'none' | 'pending' | 'enabled'
@@ -70,15 +71,8 @@ export async function resetSecondFactor(
 }
 
 /** Own second-factor writes are audited with a pseudo-code naming the route (no permission). */
-function selfSource(ctx: HttpContext, user: User, action: string): AuditSource {
-  return {
-    actorId: user.id,
-    actor: user.account,
-    permission: `auth:2fa:${action}`,
-    requestId: ctx.request.id() ?? null,
-    ip: ctx.request.ip(),
-  }
-}
+const selfSource = (ctx: HttpContext, user: User, action: string) =>
+  ownSource(user, clientOf(ctx), `auth:2fa:${action}`)
 
 /**
  * A code typed by a signed-in person (confirm, disable): wrong ones count against the second

@@ -68,6 +68,18 @@ const complete = <T extends { clientExtensionResults?: object }>(response: T) =>
   clientExtensionResults: response.clientExtensionResults ?? {},
 })
 
+/** What every response is checked against: its challenge, this site, user verification. */
+const expected = <T extends { clientExtensionResults?: object }>(
+  challenge: string,
+  response: T
+) => ({
+  response: complete(response),
+  expectedChallenge: challenge,
+  expectedOrigin: adminAuthConfig.passkeys.origin,
+  expectedRPID: adminAuthConfig.passkeys.rpId,
+  requireUserVerification: true,
+})
+
 type Purpose = 'register' | 'mfa' | 'unlock' | 'login'
 
 /** What binds a ceiling challenge: the account as typed (case-insensitive) and the address. */
@@ -147,15 +159,10 @@ export async function verifyRegistration(
     refused('no_challenge')
     throw passkeyInvalid()
   }
-  const { rpId, origin } = adminAuthConfig.passkeys
   try {
     const { verifyRegistrationResponse } = await webauthn()
     const { verified, registrationInfo } = await verifyRegistrationResponse({
-      response: complete(response),
-      expectedChallenge,
-      expectedOrigin: origin,
-      expectedRPID: rpId,
-      requireUserVerification: true,
+      ...expected(expectedChallenge, response),
       supportedAlgorithmIDs: ALGORITHMS,
     })
     if (!verified || !registrationInfo) throw new Error('not verified')
@@ -411,16 +418,11 @@ async function checkAssertion(
     refused('user_handle')
     return failed
   }
-  const { rpId, origin } = adminAuthConfig.passkeys
   let counter: number
   try {
     const { verifyAuthenticationResponse } = await webauthn()
     const { verified, authenticationInfo } = await verifyAuthenticationResponse({
-      response: complete(response),
-      expectedChallenge,
-      expectedOrigin: origin,
-      expectedRPID: rpId,
-      requireUserVerification: true,
+      ...expected(expectedChallenge, response),
       // Counter 0 here: the library would compare it before the signature; it is compared below,
       // once the assertion is known to be genuine.
       credential: {

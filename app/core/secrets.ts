@@ -24,9 +24,6 @@ export const digest = (value: string | Buffer, encoding: 'hex' | 'base64url' = '
 /** Rows an UPDATE or DELETE changed (typed as an array by Lucid, a number on both drivers). */
 export const rowsChanged = (result: unknown) => Number(Array.isArray(result) ? result[0] : result)
 
-/** The rows a raw statement's RETURNING gave (an array on SQLite, `.rows` on PostgreSQL). */
-export const rowsReturned = (result: any): any[] => (Array.isArray(result) ? result : result.rows)
-
 type Conditional = { update(values: Record<string, unknown>): unknown; delete(): unknown }
 
 /**
@@ -46,7 +43,9 @@ export async function spendReturning(
   bindings: unknown[],
   client: QueryClientContract = db.connection()
 ): Promise<Record<string, any> | null> {
-  return rowsReturned(await client.rawQuery(sql, bindings as any[]))[0] ?? null
+  const result = await client.rawQuery(sql, bindings as any[])
+  // An array of rows on SQLite, `.rows` on PostgreSQL.
+  return (Array.isArray(result) ? result : result.rows)[0] ?? null
 }
 
 /** Whether a row expiring at `expiresAt` (epoch ms, as stored) is still live. */

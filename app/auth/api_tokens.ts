@@ -1,19 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import type User from '#models/user'
 import type ApiToken from '#models/api_token'
 import type { AccessSnapshot } from '#auth/access_snapshot'
+import { digest, newSecret } from '#core/secrets'
 
 /**
  * API tokens for automation (migration 1763800000040, docs/architecture.md, "API tokens").
  *
- * - The text is `rbac_` + 32 random bytes in base64url (43 characters): the prefix lets secret
- *   scanners (GitHub's, gitleaks, trufflehog) recognise a leaked one.
- * - Only its SHA-256 digest is stored. A slow password hash (argon2id) protects guessable
- *   secrets; this one has 256 random bits, so nobody can brute-force it from the digest, and a
- *   fast hash keeps the lookup a single indexed equality per request (argon2 there would cost
- *   ~50 ms of CPU per request and give anyone with a fake token a denial of service). No salt
- *   either: each secret is unique and random already, and the digest must be searchable.
+ * - The text is `rbac_` + a secret (app/core/secrets.ts): the prefix lets secret scanners
+ *   (GitHub's, gitleaks, trufflehog) recognise a leaked one.
+ * - Only its SHA-256 digest is stored: one indexed equality per request (argon2 there would cost
+ *   ~50 ms of CPU per request and give anyone with a fake token a denial of service).
  * - Accepted on /api/admin routes only (the `can` middleware asks the guard for them). The guard
  *   reads the token, its owner and the access version in ONE statement (tokenSql), then the
  *   owner's access snapshot cached per (account, version), and narrows it to the token's codes
@@ -29,12 +26,10 @@ export const MAX_TTL_DAYS = 365
 /** Live tokens an account may hold at once. */
 export const MAX_LIVE_PER_ACCOUNT = 20
 
-export const apiTokenDigest = (token: string) => createHash('sha256').update(token).digest('hex')
-
 /** A new token: the text (shown once), its digest and its hint (the last 4 characters). */
 export function generateApiToken() {
-  const token = API_TOKEN_PREFIX + randomBytes(32).toString('base64url')
-  return { token, tokenHash: apiTokenDigest(token), hint: token.slice(-4) }
+  const token = API_TOKEN_PREFIX + newSecret()
+  return { token, tokenHash: digest(token), hint: token.slice(-4) }
 }
 
 /**

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import logger from '@adonisjs/core/services/logger'
@@ -6,10 +5,12 @@ import { ApiException } from '#exceptions/api_exception'
 import { endDeviceSessions } from '#auth/sessions'
 import { recordLogin } from '#auth/login_log'
 import { addressKey } from '#core/address_key'
+import type { Client } from '#core/client'
+import { digest, newSecret, rowsChanged, spendOnce } from '#core/secrets'
 
 /**
- * Device tokens: an owner's key (docs/front-door.md, "The ceiling"). 256 random bits given to the
- * client, stored as a SHA-256 digest; valid for DEVICE_TTL_DAYS, at most MAX_PER_ACCOUNT per
+ * Device tokens: an owner's key (docs/front-door.md, "The ceiling"). A secret given to the
+ * client, stored as its digest (app/core/secrets.ts); valid for DEVICE_TTL_DAYS, at most MAX_PER_ACCOUNT per
  * account (the least recently used go). A token ROTATES at every sign-in that presents it: the
  * answer carries the next one and the digest it replaced is kept as `previous_hash`. Presenting a
  * superseded token again means two holders (a copy was stolen): every device of the account is
@@ -26,8 +27,6 @@ const DEVICE_TTL_DAYS = 90
  */
 export const RACE_GRACE_MS = 10_000
 const MAX_PER_ACCOUNT = 10
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
-const newToken = () => randomBytes(32).toString('base64url')
 
 /**
  * `remembered`: the person chose "remember this device" at a successful second step, so a sign-in
@@ -35,7 +34,6 @@ const newToken = () => randomBytes(32).toString('base64url')
  * revocation, rotation reuse).
  */
 export type Device = { id: string; userId: number; remembered: boolean; tokenHash: string }
-export type DeviceClient = { ip: string; userAgent?: string }
 
 export const deviceTokenReused = () =>
   new ApiException(401, 'E_DEVICE_TOKEN_REUSED', 'deviceTokenReused')
@@ -48,14 +46,16 @@ export const deviceTokenReused = () =>
 export async function findDevice(
   token: string,
   account: string,
-  client: DeviceClient & { account?: string }
+  client: Client & { account?: string }
 ): Promise<Device | null> {
-  const digest = sha256(token)
+  const presented = digest(token)
   const row = await db
     .from('device_tokens')
     .join('users', 'users.id', 'device_tokens.user_id')
     .where((query) =>
-      query.where('device_tokens.token_hash', digest).orWhere('device_tokens.previous_hash', digest)
+      query
+        .where('device_tokens.token_hash', presented)
+        .orWhere('device_tokens.previous_hash', presented)
     )
     .where('device_tokens.expires_at', '>', Date.now())
     .whereRaw('LOWER(users.account) = ?', [account.toLowerCase()])
@@ -71,7 +71,7 @@ export async function findDevice(
     .first()
   if (!row) return null
   const userId = Number(row.user_id)
-  if (row.token_hash !== digest) {
+  if (row.token_hash !== presented) {
     if (sameDeviceRace(row, client)) {
       await recordRace(userId, String(row.id), client)
       return null
@@ -80,24 +80,24 @@ export async function findDevice(
     await db.transaction((trx) => revokeDevices(userId, trx, revocation))
     throw deviceTokenReused()
   }
-  return { id: String(row.id), userId, remembered: Boolean(row.remembered), tokenHash: digest }
+  return { id: String(row.id), userId, remembered: Boolean(row.remembered), tokenHash: presented }
 }
 
 export async function issueDeviceToken(
   userId: number,
-  client: DeviceClient,
+  client: Client,
   remembered = false,
   /** The caller's transaction (a device link spent with it). */
   trx?: QueryClientContract
 ) {
   const conn = trx ?? db
-  const token = newToken()
+  const token = newSecret()
   const now = Date.now()
-  const id = randomBytes(12).toString('base64url')
+  const id = newSecret(12)
   await conn.table('device_tokens').insert({
     id,
     user_id: userId,
-    token_hash: sha256(token),
+    token_hash: digest(token),
     created_at: now,
     last_used_at: now,
     expires_at: now + DEVICE_TTL_DAYS * 86_400_000,
@@ -122,7 +122,7 @@ export async function issueDeviceToken(
   return { id, token }
 }
 
-const seenFrom = (client: DeviceClient) => ({
+const seenFrom = (client: Client) => ({
   ip: client.ip.slice(0, 64),
   user_agent: (client.userAgent ?? '').slice(0, 255),
 })
@@ -130,7 +130,7 @@ const seenFrom = (client: DeviceClient) => ({
 type RotatedRow = { last_used_at: number | string; ip: string | null; user_agent: string | null }
 
 /** The device's own race (RACE_GRACE_MS): just rotated, from the same address key and agent. */
-function sameDeviceRace(row: RotatedRow, client: DeviceClient) {
+function sameDeviceRace(row: RotatedRow, client: Client) {
   const seen = seenFrom(client)
   return (
     Date.now() - Number(row.last_used_at) <= RACE_GRACE_MS &&
@@ -140,11 +140,7 @@ function sameDeviceRace(row: RotatedRow, client: DeviceClient) {
   )
 }
 
-async function recordRace(
-  userId: number,
-  deviceId: string,
-  client: DeviceClient & { account?: string }
-) {
+async function recordRace(userId: number, deviceId: string, client: Client & { account?: string }) {
   logger.warn(
     { event: 'device_token.raced', userId, deviceId, ip: client.ip },
     'device token presented again just after its rotation, from the same browser: not revoked'
@@ -171,22 +167,21 @@ async function accountOf(userId: number) {
  */
 export async function rotateDevice(
   device: Device,
-  client: DeviceClient & { account?: string },
+  client: Client & { account?: string },
   remember = false
 ): Promise<{ id: string; token: string }> {
-  const token = newToken()
-  const updated = await db
-    .from('device_tokens')
-    .where('id', device.id)
-    .where('token_hash', device.tokenHash)
-    .update({
-      token_hash: sha256(token),
+  const token = newSecret()
+  const rotated = await spendOnce(
+    db.from('device_tokens').where('id', device.id).where('token_hash', device.tokenHash),
+    {
+      token_hash: digest(token),
       previous_hash: device.tokenHash,
       last_used_at: Date.now(),
       ...seenFrom(client),
       ...(remember ? { remembered: true } : {}),
-    })
-  if (Number(Array.isArray(updated) ? updated[0] : updated) !== 1) {
+    }
+  )
+  if (!rotated) {
     const row = await db
       .from('device_tokens')
       .where('id', device.id)
@@ -244,7 +239,7 @@ export async function devicesOf(userId: number) {
  */
 export type RevokeReason =
   'logout' | 'device_deleted' | 'password_changed' | 'account_disabled' | 'device_token_reused'
-export type Revocation = Partial<DeviceClient> & { reason: RevokeReason; account?: string }
+export type Revocation = Partial<Client> & { reason: RevokeReason; account?: string }
 
 const OUTCOME = {
   logout: 'device_revoked',
@@ -292,7 +287,7 @@ async function revoked(
 export async function revokeDevice(userId: number, id: string, revocation: Revocation) {
   return db.transaction(async (trx) => {
     const deleted = await trx.from('device_tokens').where({ id, user_id: userId }).delete()
-    if (Number(Array.isArray(deleted) ? deleted[0] : deleted) === 0) return false
+    if (rowsChanged(deleted) === 0) return false
     await endDeviceSessions([id], 'device_revoked', trx)
     await revoked(userId, [id], revocation, trx)
     return true

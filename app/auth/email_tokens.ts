@@ -1,15 +1,15 @@
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import env from '#start/env'
 import { ApiException } from '#exceptions/api_exception'
+import { digest, newSecret, spendOnce } from '#core/secrets'
 
 /**
  * Single-use secrets sent by mail (table email_tokens; docs/email.md), stored hashed:
  *
- * - a LINK (`password_reset`, `device_link`, `email_undo`): 256 random bits, SHA-256 stored (too
- *   many to enumerate: a fast hash keeps the lookup one indexed equality), 15 minutes (an undo:
- *   7 days), spent by one conditional UPDATE (one winner across requests and instances);
+ * - a LINK (`password_reset`, `device_link`, `email_undo`): a secret stored as its digest
+ *   (app/core/secrets.ts), 15 minutes (an undo: 7 days), spent by one conditional UPDATE;
  * - a CODE (`verify_email`): 6 digits for the address it was sent to, 10 minutes, dead after 5
  *   wrong tries. Stored as an HMAC keyed from APP_KEY: a million codes are no secret to a plain
  *   hash, so a dump alone must not give them away.
@@ -27,10 +27,7 @@ const ttlOf = (purpose: LinkPurpose) => (purpose === 'email_undo' ? UNDO_TTL_MS 
 export const CODE_TTL_MS = 10 * 60_000
 export const CODE_MAX_TRIES = 5
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
-const codeKey = createHash('sha256')
-  .update(`email-code:${env.get('APP_KEY').release()}`)
-  .digest()
+const codeKey = Buffer.from(digest(`email-code:${env.get('APP_KEY').release()}`), 'hex')
 const codeDigest = (userId: number, code: string) =>
   createHmac('sha256', codeKey).update(`${userId}:${code}`).digest('hex')
 
@@ -39,9 +36,6 @@ export const emailTokenInvalid = () =>
 
 export const emailCodeInvalid = () =>
   new ApiException(400, 'E_EMAIL_CODE_INVALID', 'emailCodeInvalid')
-
-/** Rows an UPDATE changed (a number, or a one-element array on some drivers). */
-const affected = (result: unknown) => Number(Array.isArray(result) ? result[0] : result)
 
 async function retire(client: QueryClientContract, userId: number, purpose: string, now: number) {
   await client
@@ -62,14 +56,14 @@ export async function issueLink(
   purpose: LinkPurpose,
   options: { client?: QueryClientContract; email?: string } = {}
 ) {
-  const token = randomBytes(32).toString('base64url')
+  const token = newSecret()
   const now = Date.now()
   const write = async (client: QueryClientContract) => {
     if (purpose !== 'email_undo') await retire(client, userId, purpose, now)
     await client.table('email_tokens').insert({
       purpose,
       user_id: userId,
-      token_hash: sha256(token),
+      token_hash: digest(token),
       email: options.email ?? null,
       created_at: now,
       expires_at: now + ttlOf(purpose),
@@ -83,7 +77,7 @@ export async function issueLink(
 export async function findLinkRow(token: string, purpose: LinkPurpose) {
   const row = await db
     .from('email_tokens')
-    .where('token_hash', sha256(token))
+    .where('token_hash', digest(token))
     .where('purpose', purpose)
     .whereNull('used_at')
     .where('expires_at', '>', Date.now())
@@ -153,15 +147,17 @@ export async function spendLink(
   userId: number
 ) {
   const now = Date.now()
-  const spent = await client
-    .from('email_tokens')
-    .where('token_hash', sha256(token))
-    .where('purpose', purpose)
-    .where('user_id', userId)
-    .whereNull('used_at')
-    .where('expires_at', '>', now)
-    .update({ used_at: now })
-  if (affected(spent) !== 1) throw emailTokenInvalid()
+  const spent = await spendOnce(
+    client
+      .from('email_tokens')
+      .where('token_hash', digest(token))
+      .where('purpose', purpose)
+      .where('user_id', userId)
+      .whereNull('used_at')
+      .where('expires_at', '>', now),
+    { used_at: now }
+  )
+  if (!spent) throw emailTokenInvalid()
 }
 
 /** A new 6-digit code for `email` (the earlier ones retired): the code to mail. */
@@ -218,11 +214,13 @@ export async function spendCode(
   client: QueryClientContract,
   checked: { id: number; attempts: number }
 ) {
-  const spent = await client
-    .from('email_tokens')
-    .where('id', checked.id)
-    .whereNull('used_at')
-    .where('attempts', checked.attempts)
-    .update({ used_at: Date.now() })
-  if (affected(spent) !== 1) throw emailCodeInvalid()
+  const spent = await spendOnce(
+    client
+      .from('email_tokens')
+      .where('id', checked.id)
+      .whereNull('used_at')
+      .where('attempts', checked.attempts),
+    { used_at: Date.now() }
+  )
+  if (!spent) throw emailCodeInvalid()
 }

@@ -1,7 +1,10 @@
 import db from '@adonisjs/lucid/services/db'
 import LoginLog, { type LoginOutcome } from '#models/login_log'
 import { addressKey } from '#core/address_key'
-import { RefusalRows, RowsPerMinute } from '#core/refusal_rows'
+import type { Client } from '#core/client'
+import { rowsChanged } from '#core/secrets'
+import { RefusalRows } from '#core/refusal_rows'
+import { OncePerMinute } from '#core/per_minute'
 import { loginAttempts } from '#core/operations/metrics'
 
 /**
@@ -12,10 +15,8 @@ import { loginAttempts } from '#core/operations/metrics'
  * for all three. Nothing secret is stored: no password, credential, device token or JWT. Lengths
  * are bounded as the columns are.
  */
-export type LoginAttempt = {
+export type LoginAttempt = Client & {
   account: string
-  ip: string
-  userAgent?: string
   userId?: number | null
   outcome: LoginOutcome
 }
@@ -31,7 +32,7 @@ export const OVERFLOW_IP = '*'
 
 type StoredRow = { id: number; account: string }
 const refusals = new RefusalRows<StoredRow>()
-const rowsPerAccount = new RowsPerMinute()
+const rowsPerAccount = new OncePerMinute()
 
 /** Tests: forget the rows of this minute (a test that wipes the tables starts afresh). */
 export function forgetLoginRefusals() {
@@ -66,7 +67,7 @@ export async function recordLogin(attempt: LoginAttempt) {
 
   const account = row.account.toLowerCase()
   let key = `${row.outcome}\n${account}\n${addressKey(attempt.ip)}`
-  if (!refusals.has(key) && !rowsPerAccount.take(account, MAX_REFUSAL_ROWS_PER_ACCOUNT)) {
+  if (!refusals.has(key) && rowsPerAccount.take(account, MAX_REFUSAL_ROWS_PER_ACCOUNT) === null) {
     key = `${row.outcome}\n${account}\n${OVERFLOW_IP}`
     row.ip = OVERFLOW_IP
   }
@@ -78,11 +79,13 @@ export async function recordLogin(attempt: LoginAttempt) {
     },
     // The row's own account and outcome too: an id alone could name another row after a rollback.
     async (stored) =>
-      ((await db
-        .from('login_logs')
-        .where('id', stored.id)
-        .where('outcome', row.outcome)
-        .where('account', stored.account)
-        .update({ count: db.raw('count + 1') })) as unknown as number) > 0
+      rowsChanged(
+        await db
+          .from('login_logs')
+          .where('id', stored.id)
+          .where('outcome', row.outcome)
+          .where('account', stored.account)
+          .update({ count: db.raw('count + 1') })
+      ) > 0
   )
 }

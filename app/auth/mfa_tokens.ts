@@ -1,26 +1,25 @@
-import { createHash, randomBytes } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import adminAuthConfig from '#config/admin_auth'
+import { digest, newSecret, spendOnce, sweepExpired } from '#core/secrets'
 
 /**
  * The token between the two login steps (migration 1763800000021): what a right password of an
  * account with a second factor earns instead of a JWT. 256 random bits given once, stored as
  * SHA-256; valid `mfaTokenTtl` seconds; bound to the account's tokenVersion (a password change or
  * reset in between kills it); dies at its `mfaTokenMaxFailures`-th wrong code; spent by the first
- * right one (a conditional DELETE: one winner under concurrency).
+ * right one (a conditional DELETE: one winner under concurrency; app/core/secrets.ts).
  */
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
 export type MfaChallenge = { hash: string; userId: number; tokenVersion: number }
 
 export async function issueMfaToken(userId: number, tokenVersion: number) {
-  const token = randomBytes(32).toString('base64url')
+  const token = newSecret()
   const now = Date.now()
   const { mfaTokenTtl } = adminAuthConfig.twoFactor
   // Expired challenges go with each new one (indexed; the table stays small).
-  await db.from('mfa_challenges').where('expires_at', '<=', now).delete()
+  await sweepExpired('mfa_challenges')
   await db.table('mfa_challenges').insert({
-    token_hash: sha256(token),
+    token_hash: digest(token),
     user_id: userId,
     token_version: tokenVersion,
     failures: 0,
@@ -34,7 +33,7 @@ export async function issueMfaToken(userId: number, tokenVersion: number) {
 export async function findMfaChallenge(token: string): Promise<MfaChallenge | null> {
   const row = await db
     .from('mfa_challenges')
-    .where('token_hash', sha256(token))
+    .where('token_hash', digest(token))
     .where('expires_at', '>', Date.now())
     .where('failures', '<', adminAuthConfig.twoFactor.mfaTokenMaxFailures)
     .first()
@@ -57,6 +56,5 @@ export async function failMfaChallenge(challenge: MfaChallenge) {
 
 /** Spends the challenge; false when another request spent (or killed) it first. */
 export async function spendMfaChallenge(challenge: MfaChallenge): Promise<boolean> {
-  const deleted = await db.from('mfa_challenges').where('token_hash', challenge.hash).delete()
-  return (deleted as unknown as number) > 0
+  return spendOnce(db.from('mfa_challenges').where('token_hash', challenge.hash))
 }

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import logger from '@adonisjs/core/services/logger'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
@@ -13,6 +13,7 @@ import env from '#start/env'
 import { ApiException, conflict } from '#exceptions/api_exception'
 import { forgetRememberedDevices } from '#auth/device_tokens'
 import { addressKey } from '#core/address_key'
+import { digest, isLive, rowsChanged, spendOnce, spendReturning, sweepExpired } from '#core/secrets'
 import Passkey from '#models/passkey'
 import type User from '#models/user'
 
@@ -44,9 +45,6 @@ const ALGORITHMS = [-8, -7, -257]
 export const MAX_PASSKEYS = 10
 const TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'])
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
-const rowsOf = (result: any): any[] => (Array.isArray(result) ? result : result.rows)
-
 export const passkeyInvalid = (key = 'passkeyInvalid') =>
   new ApiException(400, 'E_PASSKEY_INVALID', key)
 
@@ -70,6 +68,18 @@ const complete = <T extends { clientExtensionResults?: object }>(response: T) =>
   clientExtensionResults: response.clientExtensionResults ?? {},
 })
 
+/** What every response is checked against: its challenge, this site, user verification. */
+const expected = <T extends { clientExtensionResults?: object }>(
+  challenge: string,
+  response: T
+) => ({
+  response: complete(response),
+  expectedChallenge: challenge,
+  expectedOrigin: adminAuthConfig.passkeys.origin,
+  expectedRPID: adminAuthConfig.passkeys.rpId,
+  requireUserVerification: true,
+})
+
 type Purpose = 'register' | 'mfa' | 'unlock' | 'login'
 
 /** What binds a ceiling challenge: the account as typed (case-insensitive) and the address. */
@@ -77,24 +87,22 @@ export const unlockBinding = (account: string, ip: string) => `${account.toLower
 
 /** Stores the live challenge of a binding (replacing one); expired ones go with it. */
 async function storeChallenge(purpose: Purpose, binding: string, challenge: string) {
-  const now = Date.now()
-  await db.from('passkey_challenges').where('expires_at', '<=', now).delete()
+  await sweepExpired('passkey_challenges')
   await db.rawQuery(
     `INSERT INTO passkey_challenges (purpose, binding, challenge, expires_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (purpose, binding)
      DO UPDATE SET challenge = excluded.challenge, expires_at = excluded.expires_at`,
-    [purpose, sha256(binding), challenge, now + adminAuthConfig.passkeys.challengeTtl * 1000]
+    [purpose, digest(binding), challenge, Date.now() + adminAuthConfig.passkeys.challengeTtl * 1000]
   )
 }
 
 /** Spends the live challenge of a binding (one winner: DELETE ... RETURNING); null when none. */
 async function spendChallenge(purpose: Purpose, binding: string): Promise<string | null> {
-  const result = await db.rawQuery(
+  const row = await spendReturning(
     'DELETE FROM passkey_challenges WHERE purpose = ? AND binding = ? RETURNING challenge, expires_at',
-    [purpose, sha256(binding)]
+    [purpose, digest(binding)]
   )
-  const row = rowsOf(result)[0]
-  return row && Number(row.expires_at) > Date.now() ? String(row.challenge) : null
+  return row && isLive(row.expires_at) ? String(row.challenge) : null
 }
 
 /** A refused response: why, in the server log (the caller gets one code for every reason). */
@@ -151,15 +159,10 @@ export async function verifyRegistration(
     refused('no_challenge')
     throw passkeyInvalid()
   }
-  const { rpId, origin } = adminAuthConfig.passkeys
   try {
     const { verifyRegistrationResponse } = await webauthn()
     const { verified, registrationInfo } = await verifyRegistrationResponse({
-      response: complete(response),
-      expectedChallenge,
-      expectedOrigin: origin,
-      expectedRPID: rpId,
-      requireUserVerification: true,
+      ...expected(expectedChallenge, response),
       supportedAlgorithmIDs: ALGORITHMS,
     })
     if (!verified || !registrationInfo) throw new Error('not verified')
@@ -217,7 +220,7 @@ export const passkeysOf = (userId: number) =>
  */
 export async function removePasskey(trx: QueryClientContract, userId: number, id: number) {
   const deleted = await trx.from('passkeys').where({ id, user_id: userId }).delete()
-  if (Number(Array.isArray(deleted) ? deleted[0] : deleted) === 0) return false
+  if (rowsChanged(deleted) === 0) return false
   await recount(trx, userId)
   const left = await trx
     .from('users')
@@ -239,7 +242,7 @@ export async function removePasskeys(trx: QueryClientContract, userId: number, s
   if (since !== undefined) rows.where('created_at', '>=', since)
   const deleted = await rows.delete()
   await recount(trx, userId)
-  return Number(Array.isArray(deleted) ? deleted[0] : deleted)
+  return rowsChanged(deleted)
 }
 
 /** The ids of an account's passkeys (an unlock clears their failure budgets). */
@@ -365,13 +368,13 @@ function signedChallengeOf(response: AssertionInput, ip: string) {
  * a genuine assertion of a registered passkey gets here, so the rows are its owners' sign-ins.
  */
 async function spendSignedChallenge(challenge: string, expiresAt: number) {
-  await db.from('passkey_challenges').where('expires_at', '<=', Date.now()).delete()
-  const result = await db.rawQuery(
+  await sweepExpired('passkey_challenges')
+  const recorded = await spendReturning(
     `INSERT INTO passkey_challenges (purpose, binding, challenge, expires_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (purpose, binding) DO NOTHING RETURNING binding`,
-    ['login', sha256(challenge), 'spent', expiresAt]
+    ['login', digest(challenge), 'spent', expiresAt]
   )
-  return rowsOf(result).length === 1
+  return recorded !== null
 }
 
 /**
@@ -415,16 +418,11 @@ async function checkAssertion(
     refused('user_handle')
     return failed
   }
-  const { rpId, origin } = adminAuthConfig.passkeys
   let counter: number
   try {
     const { verifyAuthenticationResponse } = await webauthn()
     const { verified, authenticationInfo } = await verifyAuthenticationResponse({
-      response: complete(response),
-      expectedChallenge,
-      expectedOrigin: origin,
-      expectedRPID: rpId,
-      requireUserVerification: true,
+      ...expected(expectedChallenge, response),
       // Counter 0 here: the library would compare it before the signature; it is compared below,
       // once the assertion is known to be genuine.
       credential: {
@@ -452,12 +450,11 @@ async function checkAssertion(
     )
     return { refused: 'passkey_counter_regressed', userId: passkey.userId }
   }
-  const updated = await db
-    .from('passkeys')
-    .where('id', passkey.id)
-    .where('counter', passkey.counter)
-    .update({ counter, last_used_at: Date.now() })
-  if (Number(Array.isArray(updated) ? updated[0] : updated) !== 1) {
+  const moved = await spendOnce(
+    db.from('passkeys').where('id', passkey.id).where('counter', passkey.counter),
+    { counter, last_used_at: Date.now() }
+  )
+  if (!moved) {
     refused('concurrent')
     return failed
   }

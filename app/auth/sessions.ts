@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import adminAuthConfig from '#config/admin_auth'
+import type { Client } from '#core/client'
+import { newSecret, spendOnce } from '#core/secrets'
 
 /**
  * Admin sessions (migration 1763800000014): one row per login, its id carried by the JWT as
@@ -25,16 +26,14 @@ export type EndReason =
   | 'device_revoked'
   | 'device_token_reused'
 
-export type SessionClient = { ip: string; userAgent?: string }
-
 /** `deviceId`: the device token it signed in with (revoking the device ends the session). */
 export async function createSession(
   userId: number,
-  client: SessionClient,
+  client: Client,
   connection: QueryClientContract = db.connection(),
   deviceId: string | null = null
 ) {
-  const id = randomBytes(16).toString('base64url')
+  const id = newSecret(16)
   const now = Date.now()
   await connection.table('admin_sessions').insert({
     id,
@@ -78,12 +77,10 @@ export async function endSession(
   reason: EndReason,
   connection: QueryClientContract = db.connection()
 ) {
-  const ended = await connection
-    .from('admin_sessions')
-    .where('id', id)
-    .whereNull('ended_at')
-    .update({ ended_at: Date.now(), end_reason: reason })
-  return Number(Array.isArray(ended) ? ended[0] : ended) > 0
+  return spendOnce(connection.from('admin_sessions').where('id', id).whereNull('ended_at'), {
+    ended_at: Date.now(),
+    end_reason: reason,
+  })
 }
 
 /** Ends every live session of an account (password change or reset, account disabled). */
@@ -133,12 +130,13 @@ export async function liveSessionsOf(userId: number) {
 /** Ends one of the account's own sessions; false when it has no such live session. */
 export async function endOwnSession(userId: number, id: string) {
   if (!SESSION_ID.test(id)) return false
-  const ended = await db
-    .from('admin_sessions')
-    .where('id', id)
-    .where('user_id', userId)
-    .whereNull('ended_at')
-    .where('expires_at', '>', Date.now())
-    .update({ ended_at: Date.now(), end_reason: 'logout' })
-  return Number(Array.isArray(ended) ? ended[0] : ended) > 0
+  return spendOnce(
+    db
+      .from('admin_sessions')
+      .where('id', id)
+      .where('user_id', userId)
+      .whereNull('ended_at')
+      .where('expires_at', '>', Date.now()),
+    { ended_at: Date.now(), end_reason: 'logout' }
+  )
 }

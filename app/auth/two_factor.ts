@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { createTOTPKeyURI, verifyHOTP } from '@oslojs/otp'
 import { decodeBase32IgnorePadding, encodeBase32NoPadding } from '@oslojs/encoding'
 import QRCode from 'qrcode'
@@ -7,6 +7,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import adminAuthConfig from '#config/admin_auth'
 import { forgetRememberedDevices } from '#auth/device_tokens'
+import { digest, spendOnce } from '#core/secrets'
 
 /**
  * The second factor: TOTP (RFC 6238: SHA-1, 30 s steps, 6 digits, what every authenticator app
@@ -23,7 +24,6 @@ const SECRET_BYTES = 20
 const PURPOSE = 'totp-secret'
 export const RECOVERY_CODE_COUNT = 10
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 const currentStep = (now = Date.now()) => Math.floor(now / 1000 / TOTP_PERIOD)
 
 /** A new secret, what setup shows (base32) and the otpauth:// URL an authenticator app scans. */
@@ -91,21 +91,20 @@ export async function spendTotp(
   for (let step = now - DRIFT_STEPS; step <= now + DRIFT_STEPS; step++) {
     if (secret.lastUsedStep !== null && step <= secret.lastUsedStep) continue
     if (!verifyHOTP(secret.key, BigInt(step), TOTP_DIGITS, code)) continue
-    const updated = await client
-      .from('two_factor_secrets')
-      .where('user_id', userId)
-      .where((query) => query.whereNull('last_used_step').orWhere('last_used_step', '<', step))
-      .update({ last_used_step: step })
-    return (updated as unknown as number) > 0
+    return spendOnce(
+      client
+        .from('two_factor_secrets')
+        .where('user_id', userId)
+        .where((query) => query.whereNull('last_used_step').orWhere('last_used_step', '<', step)),
+      { last_used_step: step }
+    )
   }
   return false
 }
 
 /**
- * Recovery codes: 16 characters of base32 (80 random bits), shown as 4 groups of 4. Stored as
- * SHA-256 and not argon2id on purpose: a slow hash protects guessable secrets (passwords);
- * nobody can enumerate 2^80 candidates against a leaked digest, and a fast one costs the login
- * no CPU gate.
+ * Recovery codes: 16 characters of base32 (80 random bits), shown as 4 groups of 4, stored as
+ * SHA-256 digests (why not argon2id: app/core/secrets.ts).
  */
 export function newRecoveryCodes(): string[] {
   return Array.from({ length: RECOVERY_CODE_COUNT }, () =>
@@ -129,7 +128,7 @@ export async function storeRecoveryCodes(
   await client.table('two_factor_recovery_codes').multiInsert(
     codes.map((code) => ({
       user_id: userId,
-      code_hash: sha256(normaliseRecoveryCode(code)),
+      code_hash: digest(normaliseRecoveryCode(code)),
       created_at: now,
     }))
   )
@@ -141,12 +140,12 @@ export async function spendRecoveryCode(
   code: string,
   client: QueryClientContract = db.connection()
 ): Promise<boolean> {
-  const deleted = await client
-    .from('two_factor_recovery_codes')
-    .where('user_id', userId)
-    .where('code_hash', sha256(normaliseRecoveryCode(code)))
-    .delete()
-  return (deleted as unknown as number) > 0
+  return spendOnce(
+    client
+      .from('two_factor_recovery_codes')
+      .where('user_id', userId)
+      .where('code_hash', digest(normaliseRecoveryCode(code)))
+  )
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Infer } from '@vinejs/vine/types'
 import adminAuthConfig from '#config/admin_auth'
 import { generateCaptchaImages } from '#captcha/generator'
 import { drawGate } from '#core/cpu_gates'
+import type { Client } from '#core/client'
 import {
   armChallenge,
   claimChallenge,
@@ -20,7 +21,6 @@ import { captchaFailed } from '#exceptions/api_exception'
 import type { captchaVerifyValidator } from '#validators/auth'
 
 const { captcha } = adminAuthConfig
-type Client = { ip: string; userAgent?: string }
 
 /**
  * The captcha protocol (docs/front-door.md): a signed proof-of-work challenge, the slider drawn

@@ -1,24 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
+import { digest, isLive, newSecret, spendReturning, sweepExpired } from '#core/secrets'
 
 /**
  * Single-use login state in the database (shared by every instance): a challenge holds a slider's
  * answer x (never sent; its id is the proof of work's nonce), a credential is earned by a right
  * drag and spent by one login; both carry the level paid and the account asked for. Spending is one
- * statement with RETURNING, so under concurrency exactly one caller gets the row.
+ * statement with RETURNING, so under concurrency exactly one caller gets the row (#core/secrets).
  */
-
-const rowsOf = (result: any): any[] => (Array.isArray(result) ? result : result.rows)
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
 /** One in SWEEP_EVERY writes also deletes expired rows, so the tables stay small. */
 const SWEEP_EVERY = 50
-
-async function maybeSweep(table: 'captcha_challenges' | 'captcha_tokens', now: number) {
-  if (Math.floor(Math.random() * SWEEP_EVERY) === 0) {
-    await db.from(table).where('expires_at', '<', now).delete()
-  }
-}
 
 export type Paid = { level: number; account: string | null }
 
@@ -28,14 +19,13 @@ export type Paid = { level: number; account: string | null }
  * many times at once, draws at most one slider. The row outlives the proof of work's own expiry.
  */
 export async function claimChallenge(id: string, ttlSeconds: number, clientIp: string, paid: Paid) {
-  const now = Date.now()
-  await maybeSweep('captcha_challenges', now)
-  const result = await db.rawQuery(
+  await sweepExpired('captcha_challenges', { every: SWEEP_EVERY })
+  const claimed = await spendReturning(
     `INSERT INTO captcha_challenges (id, answer_x, expires_at, client_ip, level, account, spent)
      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING id`,
-    [id, 0, now + ttlSeconds * 1000, clientIp, paid.level, paid.account, true]
+    [id, 0, Date.now() + ttlSeconds * 1000, clientIp, paid.level, paid.account, true]
   )
-  return rowsOf(result).length === 1
+  return claimed !== null
 }
 
 /**
@@ -81,13 +71,12 @@ export async function isChallengeKnown(id: string) {
 export async function consumeChallenge(
   id: string
 ): Promise<({ answerX: number; drawnAt: number; clientIp: string | null } & Paid) | null> {
-  const result = await db.rawQuery(
+  const row = await spendReturning(
     `UPDATE captcha_challenges SET spent = ? WHERE id = ? AND spent = ?
      RETURNING answer_x, drawn_at, expires_at, client_ip, level, account`,
     [true, id, false]
   )
-  const row = rowsOf(result)[0]
-  if (!row || Number(row.expires_at) < Date.now()) return null
+  if (!row || !isLive(row.expires_at)) return null
   return {
     answerX: Number(row.answer_x),
     drawnAt: Number(row.drawn_at ?? 0),
@@ -102,11 +91,11 @@ export async function consumeChallenge(
  * digest only, bound to the client address that fetched the challenge, with what it paid.
  */
 export async function issueCredential(ttlSeconds: number, clientIp: string, paid?: Paid) {
-  const token = `${paid?.level ?? 0}.${randomBytes(32).toString('base64url')}`
+  const token = `${paid?.level ?? 0}.${newSecret()}`
   const now = Date.now()
-  await maybeSweep('captcha_tokens', now)
+  await sweepExpired('captcha_tokens', { every: SWEEP_EVERY })
   await db.table('captcha_tokens').insert({
-    token_hash: sha256(token),
+    token_hash: digest(token),
     expires_at: now + ttlSeconds * 1000,
     client_ip: clientIp,
     level: paid?.level ?? 0,
@@ -129,12 +118,11 @@ export function credentialLevel(token: string) {
  * from the address it was issued to (presented from another address, it is spent and refused).
  */
 export async function consumeCredential(token: string, clientIp: string): Promise<Paid | null> {
-  const result = await db.rawQuery(
+  const row = await spendReturning(
     'DELETE FROM captcha_tokens WHERE token_hash = ? RETURNING expires_at, client_ip, level, account',
-    [sha256(token)]
+    [digest(token)]
   )
-  const row = rowsOf(result)[0]
-  if (!row || Number(row.expires_at) < Date.now() || row.client_ip !== clientIp) return null
+  if (!row || !isLive(row.expires_at) || row.client_ip !== clientIp) return null
   if (Number(row.level) < credentialLevel(token)) return null
   return { level: Number(row.level), account: row.account ?? null }
 }

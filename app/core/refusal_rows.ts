@@ -1,3 +1,5 @@
+import { currentMinute } from '#core/per_minute'
+
 /**
  * Refused attempts are written aggregated (docs/architecture.md, "Accountability"): the first refusal of a key
  * in a minute inserts a row, the later ones of that minute add one to its `count` (an UPDATE of
@@ -9,8 +11,6 @@
  * row: the rows stay few, and the counts of all rows of a key still sum to its attempts.
  */
 const MAX_KEYS = 10_000
-
-export const currentMinute = () => Math.floor(Date.now() / 60_000)
 
 type Entry<Row> = { minute: number; row: Promise<Row> }
 
@@ -56,28 +56,5 @@ export class RefusalRows<Row> {
     if (this.#entries.size < MAX_KEYS) return
     for (const [key, entry] of this.#entries) if (entry.minute !== minute) this.#entries.delete(key)
     if (this.#entries.size >= MAX_KEYS) this.#entries.clear()
-  }
-}
-
-/** How many rows each group (an account) started this minute, for a per-group cap; bounded. */
-export class RowsPerMinute {
-  #counts = new Map<string, { minute: number; rows: number }>()
-
-  /** Takes one row of `group`'s allowance for this minute; false once `max` rows were taken. */
-  take(group: string, max: number): boolean {
-    const minute = currentMinute()
-    const known = this.#counts.get(group)
-    if (known?.minute === minute) {
-      if (known.rows >= max) return false
-      known.rows++
-      return true
-    }
-    if (this.#counts.size >= MAX_KEYS) this.#counts.clear()
-    this.#counts.set(group, { minute, rows: 1 })
-    return true
-  }
-
-  forget() {
-    this.#counts.clear()
   }
 }

@@ -8,7 +8,7 @@ import { localeOf, messageOf, refusalOf, rowMessageOf } from '#exceptions/messag
 import { recordRefusal } from '#services/audit_log'
 import { permissionOf } from '#middleware/permission_middleware'
 import { readinessSuspect } from '#start/health'
-import { OncePerMinute } from '#core/operations/warning_throttle'
+import { OncePerMinute } from '#core/per_minute'
 import { rateLimitRefusals } from '#core/operations/metrics'
 
 type ErrorEntry = { code: string; message: string; field?: string; rule?: string; row?: number }

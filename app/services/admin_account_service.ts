@@ -11,7 +11,8 @@ import { assertPasswordPolicy } from '#services/password_policy'
 import hash from '@adonisjs/core/services/hash'
 import { hashGate } from '#core/cpu_gates'
 import { findAccount, hashPassword } from '#auth/passwords'
-import { type DeviceClient, deviceIdsOf, revokeDevices } from '#auth/device_tokens'
+import { deviceIdsOf, revokeDevices } from '#auth/device_tokens'
+import type { Client } from '#core/client'
 import { endSessionsOf } from '#auth/sessions'
 import { unlockKeys } from '#auth/limits'
 import { accountLimitKeys } from '#auth/login_limiter'
@@ -92,7 +93,7 @@ async function storePassword(
   digest: string,
   mustChange: boolean,
   alsoInTransaction?: InTransaction,
-  from: Partial<DeviceClient> = {}
+  from: Partial<Client> = {}
 ) {
   const devices = await deviceIdsOf(user.id)
   await db.transaction(async (trx) => {
@@ -127,7 +128,7 @@ export async function setPassword(
   /** More work in the same transaction (the caller's audit row). */
   alsoInTransaction?: InTransaction,
   /** Where the change came from (the login-log row of the revoked devices). */
-  from?: Partial<DeviceClient>
+  from?: Partial<Client>
 ) {
   await assertPasswordPolicy(password, user.account, field)
   await assertNotReused(user, password, field)
@@ -144,7 +145,7 @@ export async function resetPassword(
   user: User,
   password: string,
   alsoInTransaction?: InTransaction,
-  from?: Partial<DeviceClient>
+  from?: Partial<Client>
 ) {
   await assertPasswordPolicy(password, user.account, 'password')
   return storePassword(user, await hashPassword(password), true, alsoInTransaction, from)

@@ -3,7 +3,9 @@ import type { HttpContext } from '@adonisjs/core/http'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import { addressKey } from '#core/address_key'
+import type { Client } from '#core/client'
 import { RefusalRows } from '#core/refusal_rows'
+import { rowsChanged } from '#core/secrets'
 import { permissionOf } from '#middleware/permission_middleware'
 
 /**
@@ -167,10 +169,27 @@ export async function recordRefusal(ctx: HttpContext, reason: string) {
         .where('permission', row.permission)
       if (row.actorId === null) query.whereNull('actor_id')
       else query.where('actor_id', row.actorId)
-      // The number of rows changed (typed as an array, a number on both drivers).
-      return ((await query.update({ count: db.raw('count + 1') })) as unknown as number) > 0
+      return rowsChanged(await query.update({ count: db.raw('count + 1') })) > 0
     }
   )
+}
+
+/**
+ * A signed-in person's act on their own account: actor = target, and a pseudo-code naming the act
+ * (`own:profile`, `auth:2fa:setup`...) where an admin write names its permission.
+ */
+export function ownSource(
+  user: { id: number; account: string },
+  client: Client,
+  permission: string
+): AuditSource {
+  return {
+    actorId: user.id,
+    actor: user.account,
+    permission,
+    requestId: client.requestId ?? null,
+    ip: client.ip,
+  }
 }
 
 /** An ace command acting on accounts: no request, the operator named as the command. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { digest } from '#core/secrets'
 import sharp, { type Metadata } from 'sharp'
 import { FieldError } from '#exceptions/api_exception'
 import { PriorityGate } from '#core/cpu_gates'
@@ -75,5 +75,5 @@ export async function toAvatarWebp(bytes: Buffer) {
 
 /** A strong validator of the stored bytes (sent quoted in the ETag header). */
 export function avatarEtag(webp: Buffer) {
-  return createHash('sha256').update(webp).digest('base64url').slice(0, 32)
+  return digest(webp, 'base64url').slice(0, 32)
 }

@@ -11,16 +11,12 @@ import {
   verifyRegistration,
 } from '#auth/passkeys'
 import { notFound } from '#exceptions/api_exception'
-import { type AuditSource, recordAudit } from '#services/audit_log'
+import { ownSource, recordAudit } from '#services/audit_log'
+import { clientOf } from '#core/client'
 
 /** Own passkey writes are audited with a pseudo-code naming the route (no permission). */
-const selfSource = (ctx: HttpContext, user: User, action: string): AuditSource => ({
-  actorId: user.id,
-  actor: user.account,
-  permission: `auth:passkey:${action}`,
-  requestId: ctx.request.id() ?? null,
-  ip: ctx.request.ip(),
-})
+const selfSource = (ctx: HttpContext, user: User, action: string) =>
+  ownSource(user, clientOf(ctx), `auth:passkey:${action}`)
 
 /**
  * The signed-in person's own passkeys (app/auth/passkeys.ts): options after the password, the

@@ -4,7 +4,8 @@ import db from '@adonisjs/lucid/services/db'
 import type { Infer } from '@vinejs/vine/types'
 import type User from '#models/user'
 import { definedOnly } from '#core/defined_only'
-import { type AuditSource, changedFields, recordAudit } from '#services/audit_log'
+import { changedFields, ownSource, recordAudit } from '#services/audit_log'
+import { clientOf } from '#core/client'
 import { avatarEtag, toAvatarWebp } from '#services/avatar_image'
 import type { updateProfileValidator } from '#validators/profile'
 import { mailEnabled } from '#services/email/outbox'
@@ -21,16 +22,6 @@ export const OWN_PROFILE = 'own:profile'
  * transaction with its audit row (actor = target = the account).
  */
 export default class ProfileService {
-  private source(ctx: HttpContext, user: User): AuditSource {
-    return {
-      actorId: user.id,
-      actor: user.account,
-      permission: OWN_PROFILE,
-      requestId: ctx.request.id() ?? null,
-      ip: ctx.request.ip(),
-    }
-  }
-
   /**
    * A change of the address needs the current password (withCurrentPassword: per session, one
    * at a time per account; 422 `currentPassword` when missing or wrong, nothing written), so a
@@ -66,7 +57,7 @@ export default class ProfileService {
       await user.save()
       const changes = changedFields(before, user.$attributes)
       if (Object.keys(changes).length) {
-        await recordAudit(trx, this.source(ctx, user), {
+        await recordAudit(trx, ownSource(user, clientOf(ctx), OWN_PROFILE), {
           targetType: 'user',
           targetId: user.id,
           changes,
@@ -107,7 +98,7 @@ export default class ProfileService {
       user.useTransaction(trx)
       user.avatarEtag = etag
       await user.save()
-      await recordAudit(trx, this.source(ctx, user), {
+      await recordAudit(trx, ownSource(user, clientOf(ctx), OWN_PROFILE), {
         targetType: 'user',
         targetId: user.id,
         changes: { avatar: [previous, etag] },

@@ -18,7 +18,9 @@ import {
   storeRecoveryCodes,
 } from '#auth/two_factor'
 import { removePasskeys } from '#auth/passkeys'
-import { type AuditSource, recordAudit } from '#services/audit_log'
+import { spendOnce } from '#core/secrets'
+import { ownSource, recordAudit } from '#services/audit_log'
+import { clientOf } from '#core/client'
 
 /** The states an audit row names: `changes: { twoFactor: [before, after] }`. */
 export type TwoFactorState = 'none' | 'pending' | 'enabled'
@@ -69,15 +71,8 @@ export async function resetSecondFactor(
 }
 
 /** Own second-factor writes are audited with a pseudo-code naming the route (no permission). */
-function selfSource(ctx: HttpContext, user: User, action: string): AuditSource {
-  return {
-    actorId: user.id,
-    actor: user.account,
-    permission: `auth:2fa:${action}`,
-    requestId: ctx.request.id() ?? null,
-    ip: ctx.request.ip(),
-  }
-}
+const selfSource = (ctx: HttpContext, user: User, action: string) =>
+  ownSource(user, clientOf(ctx), `auth:2fa:${action}`)
 
 /**
  * A code typed by a signed-in person (confirm, disable): wrong ones count against the second
@@ -132,14 +127,11 @@ export default class TwoFactorService {
     const recoveryCodes = newRecoveryCodes()
     await db.transaction(async (trx) => {
       // Conditional: of two concurrent confirmations one wins, the other is a 409.
-      const updated = await trx
-        .from('users')
-        .where('id', user.id)
-        .whereNull('two_factor_confirmed_at')
-        .update({ two_factor_confirmed_at: DateTime.utc().toFormat(trx.dialect.dateTimeFormat) })
-      if ((updated as unknown as number) === 0) {
-        throw conflict('secondFactorEnabled')
-      }
+      const confirmed = await spendOnce(
+        trx.from('users').where('id', user.id).whereNull('two_factor_confirmed_at'),
+        { two_factor_confirmed_at: DateTime.utc().toFormat(trx.dialect.dateTimeFormat) }
+      )
+      if (!confirmed) throw conflict('secondFactorEnabled')
       await storeRecoveryCodes(trx, user.id, recoveryCodes)
       await recordAudit(trx, selfSource(ctx, user, 'confirm'), {
         targetType: 'user',

@@ -5,7 +5,8 @@ import User from '#models/user'
 import Menu from '#models/menu'
 import ApiToken from '#models/api_token'
 import { PERMISSIONS } from '#auth/permissions'
-import { MAX_LIVE_PER_ACCOUNT, apiTokenDigest } from '#auth/api_tokens'
+import { MAX_LIVE_PER_ACCOUNT } from '#auth/api_tokens'
+import { digest } from '#core/secrets'
 import { isolate } from '#tests/helpers/database'
 import { countQueries, superAdminUser, userWithPermissions } from '#tests/helpers/auth'
 import { assertForbidden, assertValidationError } from '#tests/helpers/assertions'
@@ -54,7 +55,7 @@ test.group('API tokens: own tokens (/api/auth/tokens)', (group) => {
 
     // Stored: the digest, never the token.
     const [row] = await db.from('api_tokens').where('user_id', user.id)
-    assert.equal(row.token_hash, apiTokenDigest(token))
+    assert.equal(row.token_hash, digest(token))
     assert.notInclude(JSON.stringify(row), token)
 
     // Listed without it, by its owner and by monitors.
@@ -292,7 +293,7 @@ test.group('API tokens: refused outside /api/admin, and when dead', (group) => {
       { name: 'a token one character short', header: (t: string) => `Bearer ${t.slice(0, -1)}` },
       {
         name: 'the digest instead of the token',
-        header: (t: string) => `Bearer ${apiTokenDigest(t)}`,
+        header: (t: string) => `Bearer ${digest(t)}`,
       },
       { name: 'without the prefix', header: (t: string) => `Bearer ${t.slice(5)}` },
       { name: 'another scheme', header: (t: string) => `Token ${t}` },

@@ -11,9 +11,9 @@ import { type AccessSnapshot, accessSnapshotFor } from '#auth/access_snapshot'
 import { type AccountState, accountStateFor, userColumnNames } from '#auth/account_state'
 import { unauthorized } from '#exceptions/api_exception'
 import { createSession, sessionIsLive, touchSession } from '#auth/sessions'
+import { digest } from '#core/secrets'
 import {
   type TokenColumns,
-  apiTokenDigest,
   apiTokenIsLive,
   tokenAccess,
   tokenSql,
@@ -209,9 +209,7 @@ export class JwtGuard implements GuardContract<User> {
    * narrowed to the token's codes. Still 1 round trip when nothing changed.
    */
   private async authenticateApiToken(token: string): Promise<AccountState> {
-    const [row] = await preparedQuery<GuardRow & TokenColumns>(apiTokenSql(), [
-      apiTokenDigest(token),
-    ])
+    const [row] = await preparedQuery<GuardRow & TokenColumns>(apiTokenSql(), [digest(token)])
     const account = row ? accountStateFor(row) : null
     if (!account || !apiTokenIsLive(row, account)) {
       throw unauthorized('apiTokenInvalidExpired')

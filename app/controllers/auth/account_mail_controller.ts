@@ -1,4 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
+import { clientOf } from '#core/client'
 import { contract } from '#openapi/contract'
 import { named, s } from '#openapi/schema'
 import {
@@ -159,10 +160,3 @@ export default class AccountMailController {
     return ctx.response.status(202).send(ACCEPTED)
   }
 }
-
-/** The client as the mail steps record it. */
-const clientOf = ({ request }: HttpContext) => ({
-  ip: request.ip(),
-  userAgent: request.header('user-agent'),
-  requestId: request.id() ?? null,
-})

@@ -1,4 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
+import { clientOf } from '#core/client'
 import * as captchaService from '#captcha/captcha_service'
 import type { PowPayload } from '#captcha/proof_of_work'
 import {
@@ -85,14 +86,15 @@ export default class CaptchaController {
   })
 
   /** GET /api/auth/captcha */
-  async challenge({ request, response, serialize }: HttpContext) {
+  async challenge(ctx: HttpContext) {
+    const { request, response } = ctx
     const { account } = await request.validateUsing(captchaChallengeValidator, {
       data: request.qs(),
     })
-    const client = { ip: request.ip(), userAgent: request.header('user-agent') }
-    const answer = await captchaService.challenge(client, account, request.header('x-device-token'))
+    const deviceToken = request.header('x-device-token')
+    const answer = await captchaService.challenge(clientOf(ctx), account, deviceToken)
     response.header('Cache-Control', 'no-store')
-    return serialize(answer)
+    return ctx.serialize(answer)
   }
 
   /** POST /api/auth/captcha */

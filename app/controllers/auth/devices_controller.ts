@@ -1,4 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
+import { clientOf } from '#core/client'
 import { devicesOf, revokeDevice } from '#auth/device_tokens'
 import { deviceOfSession } from '#auth/sessions'
 import { notFound } from '#exceptions/api_exception'
@@ -34,15 +35,14 @@ export default class DevicesController {
     )
   }
 
-  async destroy({ auth, params, request, response }: HttpContext) {
-    const user = auth.use('jwt').getUserOrFail()
+  async destroy(ctx: HttpContext) {
+    const user = ctx.auth.use('jwt').getUserOrFail()
     const revocation = {
       reason: 'device_deleted' as const,
       account: user.account,
-      ip: request.ip(),
-      userAgent: request.header('user-agent'),
+      ...clientOf(ctx),
     }
-    if (!(await revokeDevice(user.id, params.id, revocation))) throw notFound('deviceNotFound')
-    return response.noContent()
+    if (!(await revokeDevice(user.id, ctx.params.id, revocation))) throw notFound('deviceNotFound')
+    return ctx.response.noContent()
   }
 }

@@ -1,4 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
+import { clientOf } from '#core/client'
 import { signAdminToken } from '#auth/jwt'
 import { createSession } from '#auth/sessions'
 import { setPassword } from '#services/admin_account_service'
@@ -36,18 +37,12 @@ export default class PasswordController {
         if (newPassword === currentPassword) {
           throw new FieldError('newPassword', 'newPasswordDifferFrom', 'different')
         }
-        return setPassword(account, newPassword, 'newPassword', undefined, {
-          ip: request.ip(),
-          userAgent: request.header('user-agent'),
-        })
+        return setPassword(account, newPassword, 'newPassword', undefined, clientOf(ctx))
       }
     )
     logger.info({ event: 'password.changed', userId: user.id }, 'password changed')
     response.header('Cache-Control', 'no-store')
-    const sessionId = await createSession(user.id, {
-      ip: request.ip(),
-      userAgent: request.header('user-agent'),
-    })
+    const sessionId = await createSession(user.id, clientOf(ctx))
     return serialize(await signAdminToken(user.id, user.tokenVersion, sessionId))
   }
 }

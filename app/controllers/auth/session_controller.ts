@@ -1,4 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
+import { clientOf } from '#core/client'
 import { login, loginSecondStep, loginWithPasskey, passkeyOptions } from '#auth/login_service'
 import { setRateLimitHeaders } from '#auth/limits'
 import { deviceOfSession, endSession } from '#auth/sessions'
@@ -154,8 +155,3 @@ export default class SessionController {
 }
 
 type RateLimit = Parameters<typeof setRateLimitHeaders>[1]
-/** The client as the login steps record it. */
-const clientOf = ({ request }: HttpContext) => ({
-  ip: request.ip(),
-  userAgent: request.header('user-agent'),
-})

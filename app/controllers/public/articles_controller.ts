@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { digest } from '#core/secrets'
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageMeta } from '#providers/api_provider'
@@ -95,7 +95,7 @@ type JsonAnswer = { body: string; etag: string }
 /** A body and its strong ETag (over exactly that text). */
 const jsonAnswer = (body: string): JsonAnswer => ({
   body,
-  etag: `"${createHash('sha256').update(body).digest('base64url')}"`,
+  etag: `"${digest(body, 'base64url')}"`,
 })
 /**
  * A page or an article served from memory is the same object while its version holds: its body

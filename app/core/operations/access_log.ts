@@ -1,6 +1,6 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import { httpRequests } from '#core/operations/metrics'
-import { OncePerMinute } from '#core/operations/warning_throttle'
+import { OncePerMinute } from '#core/per_minute'
 import { addressKey } from '#core/address_key'
 
 /**

@@ -28,8 +28,9 @@ import {
 import { removePasskeys } from '#auth/passkeys'
 import { setPassword } from '#services/admin_account_service'
 import { findAccount } from '#auth/passwords'
-import { type AuditSource, MASKED, recordAudit } from '#services/audit_log'
+import { MASKED, ownSource, recordAudit } from '#services/audit_log'
 import { addressKey } from '#core/address_key'
+import type { Client } from '#core/client'
 import { OWN_PROFILE } from '#services/profile_service'
 import { afterAnswer, assertMailEnabled, mailEnabled, sendMail } from '#services/email/outbox'
 import {
@@ -48,8 +49,6 @@ import {
  * The mails of an account (docs/email.md): the address's code, the password-reset and device
  * links, the lock notice. Only a verified address receives a link or a notice.
  */
-
-export type Client = { ip: string; userAgent?: string; requestId?: string | null }
 
 /** Mails per key and window: one link of each kind per account per 15 min, 3 codes. */
 const MAIL_WINDOW = 15 * 60
@@ -252,14 +251,6 @@ export async function undoEmailChange(token: string, password: string, client: C
     outcome: 'email_change_undone',
   })
 }
-
-const ownSource = (user: User, client: Client, permission: string): AuditSource => ({
-  actorId: user.id,
-  actor: user.account,
-  permission,
-  requestId: client.requestId ?? null,
-  ip: client.ip,
-})
 
 /**
  * A code for the account's current (unverified) address, mailed after the answer. `strict`: a

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import env from '#start/env'
-import { ApiException } from '#exceptions/api_exception'
+import { emailCodeInvalid, emailTokenInvalid } from '#exceptions/api_exception'
 
 /**
  * Single-use secrets sent by mail (table email_tokens; docs/email.md), stored hashed:
@@ -33,12 +33,6 @@ const codeKey = createHash('sha256')
   .digest()
 const codeDigest = (userId: number, code: string) =>
   createHmac('sha256', codeKey).update(`${userId}:${code}`).digest('hex')
-
-export const emailTokenInvalid = () =>
-  new ApiException(400, 'E_EMAIL_TOKEN_INVALID', 'emailTokenInvalid')
-
-export const emailCodeInvalid = () =>
-  new ApiException(400, 'E_EMAIL_CODE_INVALID', 'emailCodeInvalid')
 
 /** Rows an UPDATE changed (a number, or a one-element array on some drivers). */
 const affected = (result: unknown) => Number(Array.isArray(result) ? result[0] : result)

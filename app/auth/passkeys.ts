@@ -10,7 +10,7 @@ import type {
 } from '@simplewebauthn/server'
 import adminAuthConfig from '#config/admin_auth'
 import env from '#start/env'
-import { ApiException, conflict } from '#exceptions/api_exception'
+import { conflict, passkeyInvalid } from '#exceptions/api_exception'
 import { forgetRememberedDevices } from '#auth/device_tokens'
 import { addressKey } from '#core/address_key'
 import Passkey from '#models/passkey'
@@ -46,9 +46,6 @@ const TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 const rowsOf = (result: any): any[] => (Array.isArray(result) ? result : result.rows)
-
-export const passkeyInvalid = (key = 'passkeyInvalid') =>
-  new ApiException(400, 'E_PASSKEY_INVALID', key)
 
 /**
  * The WebAuthn user handle of an account: 32 bytes derived from APP_KEY and the id, stable (an

@@ -1,5 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import { login, loginSecondStep, loginWithPasskey, passkeyOptions } from '#auth/login_service'
+import { login } from '#login/password_step'
+import { loginSecondStep } from '#login/second_step'
+import { loginWithPasskey, passkeyOptions } from '#login/passkey_login'
 import { setRateLimitHeaders } from '#auth/limits'
 import { deviceOfSession, endSession } from '#auth/sessions'
 import { revokeDevice } from '#auth/device_tokens'

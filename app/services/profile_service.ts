@@ -4,7 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { Infer } from '@vinejs/vine/types'
 import type User from '#models/user'
 import { definedOnly } from '#core/defined_only'
-import { type AuditSource, changedFields, recordAudit } from '#services/audit_log'
+import { type AuditSource, OWN_PROFILE, changedFields, recordAudit } from '#services/audit_log'
 import { avatarEtag, toAvatarWebp } from '#services/avatar_image'
 import type { updateProfileValidator } from '#validators/profile'
 import { mailEnabled } from '#services/email/outbox'
@@ -12,9 +12,6 @@ import { mailUndoLink, sendVerificationCode } from '#services/email/email_servic
 import { issueLink } from '#auth/email_tokens'
 import { withCurrentPassword } from '#auth/current_password'
 import { FieldError } from '#exceptions/api_exception'
-
-/** What the audit rows of the own-profile writes name: the account itself, no permission code. */
-export const OWN_PROFILE = 'own:profile'
 
 /**
  * The signed-in administrator's own profile (nickname, email) and avatar. Each write runs in one

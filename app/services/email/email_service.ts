@@ -27,8 +27,7 @@ import {
 import { removePasskeys } from '#auth/passkeys'
 import { setPassword } from '#services/admin_account_service'
 import { findAccount } from '#auth/passwords'
-import { type AuditSource, MASKED, recordAudit } from '#services/audit_log'
-import { OWN_PROFILE } from '#services/profile_service'
+import { type AuditSource, MASKED, OWN_PROFILE, recordAudit } from '#services/audit_log'
 import { addressKey } from '#core/address_key'
 import { afterAnswer, assertMailEnabled, mailEnabled, sendMail } from '#services/email/outbox'
 import {

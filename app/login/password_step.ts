@@ -14,17 +14,9 @@ import type User from '#models/user'
 import { issueMfaToken } from '#auth/mfa_tokens'
 import { type AssertionInput, unlockBinding, verifyAssertion } from '#auth/passkeys'
 import { loadAccessSnapshot } from '#auth/access_snapshot'
-import {
-  assertAllowed,
-  countFailure,
-  giveBack,
-  oneAtATime,
-  reserveAttempt,
-  settleFailure,
-  settleSuccess,
-} from '#auth/limits'
+import { countFailure, giveBack, settleFailure, settleSuccess } from '#auth/limits'
 import { accountKey, ceilingKey, deviceKey, ipKey, passkeyKey } from '#auth/login_limiter'
-import { type Client, deviceOf, limited, refusedPasskey, signIn } from '#login/sign_in'
+import { type Client, deviceOf, refusedPasskey, reserved, signIn } from '#login/sign_in'
 
 /**
  * A digest of a random password, verified when the account does not exist so that an unknown
@@ -98,10 +90,7 @@ export async function login(input: LoginInput, logger: Logger) {
   const counted = ownerKey ?? accountKey(account)
   const priority = ownerKey ? 'trusted' : 'anonymous'
 
-  await limited(logger, input, () => assertAllowed(keys))
-  return oneAtATime(counted.key, async () => {
-    const reservation = await limited(logger, input, () => reserveAttempt(keys))
-
+  return reserved(logger, input, keys, counted, async (reservation) => {
     // A passkey's options were paid with a captcha credential (spent then, bound to this account).
     if (!passkey && !(await spendCredential(captchaToken, ip, account))) {
       // Not a password attempt: the reservation goes back, the address pays for it.

@@ -12,17 +12,9 @@ import {
   spendMfaChallenge,
 } from '#auth/mfa_tokens'
 import { type AssertionInput, verifyAssertion } from '#auth/passkeys'
-import {
-  assertAllowed,
-  countFailure,
-  giveBack,
-  oneAtATime,
-  reserveAttempt,
-  settleFailure,
-  settleSuccess,
-} from '#auth/limits'
+import { assertAllowed, countFailure, giveBack, settleFailure, settleSuccess } from '#auth/limits'
 import { mfaAccountIpKey, mfaCeilingKey, mfaDeviceKey, mfaIpKey } from '#auth/login_limiter'
-import { type Client, deviceOf, limited, refusedPasskey, signIn } from '#login/sign_in'
+import { type Client, deviceOf, limited, refusedPasskey, reserved, signIn } from '#login/sign_in'
 
 export type SecondStepInput = Client & {
   mfaToken: string
@@ -122,9 +114,7 @@ async function secondStep(
   const counted = device ? keys[0] : keys[1]
   const attempt = { ...input, account }
 
-  await limited(logger, attempt, () => assertAllowed(keys))
-  return oneAtATime(counted.key, async () => {
-    const reservation = await limited(logger, attempt, () => reserveAttempt(keys))
+  return reserved(logger, attempt, keys, counted, async (reservation) => {
     // Attempts that waited their turn behind the one that killed or spent the token stop here.
     if (!(await findMfaChallenge(input.mfaToken))) {
       await giveBack(reservation)

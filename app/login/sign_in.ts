@@ -5,7 +5,14 @@ import { signAdminToken } from '#auth/jwt'
 import { type Device, findDevice, issueDeviceToken, rotateDevice } from '#auth/device_tokens'
 import { createSession } from '#auth/sessions'
 import { recordLogin } from '#auth/login_log'
-import type { Refusal } from '#auth/limits'
+import {
+  type LimitKey,
+  type Refusal,
+  type Reservation,
+  assertAllowed,
+  oneAtATime,
+  reserveAttempt,
+} from '#auth/limits'
 import type { Assertion } from '#auth/passkeys'
 import type { LoginOutcome } from '#models/login_log'
 import type User from '#models/user'
@@ -65,6 +72,23 @@ export async function limited<T>(
     if (refusedBy) await logRefused(logger, refusedBy, input)
     throw error
   }
+}
+
+/**
+ * A password or code attempt: refused (429) while a key is blocked, else one at a time per
+ * `counted` key, with one allowance of every key reserved before `work` runs (limits.ts).
+ */
+export async function reserved<T>(
+  logger: Logger,
+  input: Client & { account: string },
+  keys: LimitKey[],
+  counted: LimitKey,
+  work: (reservation: Reservation) => Promise<T>
+) {
+  await limited(logger, input, () => assertAllowed(keys))
+  return oneAtATime(counted.key, async () =>
+    work(await limited(logger, input, () => reserveAttempt(keys)))
+  )
 }
 
 /**

@@ -13,14 +13,8 @@ import { type Actor } from '#services/admin/common'
 import { audit } from '#services/admin/writes'
 import { FORMULA_START, csvCell } from '#services/admin/list_export'
 import { importUserRowValidator } from '#validators/admin/user'
-import {
-  type SheetLimits,
-  SheetLimitError,
-  type SheetRow,
-  SheetUnreadableError,
-  columnName,
-  readFirstSheet,
-} from '#core/xlsx_reader'
+import { type SheetLimits, type SheetRow, columnName, readFirstSheet } from '#core/xlsx_reader'
+import { SheetLimitError, SheetUnreadableError } from '#exceptions/internal_errors'
 
 /**
  * The user import (POST /api/admin/users/import, docs/admin-modules.md, "User import"): a CSV or

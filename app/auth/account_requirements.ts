@@ -1,6 +1,6 @@
 import type User from '#models/user'
 import type { AccessSnapshot } from '#auth/access_snapshot'
-import { ApiException } from '#exceptions/api_exception'
+import { requirementPending } from '#exceptions/api_exception'
 import adminAuthConfig from '#config/admin_auth'
 
 /**
@@ -51,6 +51,6 @@ export function assertSettled(
 ) {
   const pending = pendingRequirement(user, access)
   if (pending && !accepted.includes(pending)) {
-    throw new ApiException(403, pending, MESSAGES[pending])
+    throw requirementPending(pending, MESSAGES[pending])
   }
 }

@@ -1,7 +1,7 @@
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import logger from '@adonisjs/core/services/logger'
-import { ApiException } from '#exceptions/api_exception'
+import { deviceTokenReused } from '#exceptions/api_exception'
 import { endDeviceSessions } from '#auth/sessions'
 import { recordLogin } from '#auth/login_log'
 import { addressKey } from '#core/address_key'
@@ -34,9 +34,6 @@ const MAX_PER_ACCOUNT = 10
  * revocation, rotation reuse).
  */
 export type Device = { id: string; userId: number; remembered: boolean; tokenHash: string }
-
-export const deviceTokenReused = () =>
-  new ApiException(401, 'E_DEVICE_TOKEN_REUSED', 'deviceTokenReused')
 
 /**
  * The device a token names, when it is valid and belongs to `account` (case-insensitive); null for

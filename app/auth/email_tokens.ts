@@ -2,8 +2,8 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import env from '#start/env'
-import { ApiException } from '#exceptions/api_exception'
 import { digest, newSecret, spendOnce } from '#core/secrets'
+import { emailCodeInvalid, emailTokenInvalid } from '#exceptions/api_exception'
 
 /**
  * Single-use secrets sent by mail (table email_tokens; docs/email.md), stored hashed:
@@ -30,12 +30,6 @@ export const CODE_MAX_TRIES = 5
 const codeKey = Buffer.from(digest(`email-code:${env.get('APP_KEY').release()}`), 'hex')
 const codeDigest = (userId: number, code: string) =>
   createHmac('sha256', codeKey).update(`${userId}:${code}`).digest('hex')
-
-export const emailTokenInvalid = () =>
-  new ApiException(400, 'E_EMAIL_TOKEN_INVALID', 'emailTokenInvalid')
-
-export const emailCodeInvalid = () =>
-  new ApiException(400, 'E_EMAIL_CODE_INVALID', 'emailCodeInvalid')
 
 async function retire(client: QueryClientContract, userId: number, purpose: string, now: number) {
   await client

@@ -10,7 +10,7 @@ import type {
 } from '@simplewebauthn/server'
 import adminAuthConfig from '#config/admin_auth'
 import env from '#start/env'
-import { ApiException, conflict } from '#exceptions/api_exception'
+import { conflict, passkeyInvalid } from '#exceptions/api_exception'
 import { forgetRememberedDevices } from '#auth/device_tokens'
 import { addressKey } from '#core/address_key'
 import { digest, isLive, rowsChanged, spendOnce, spendReturning, sweepExpired } from '#core/secrets'
@@ -44,9 +44,6 @@ const ALGORITHMS = [-8, -7, -257]
 /** Passkeys per account (each one is an owner's key with its own failure budget). */
 export const MAX_PASSKEYS = 10
 const TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'])
-
-export const passkeyInvalid = (key = 'passkeyInvalid') =>
-  new ApiException(400, 'E_PASSKEY_INVALID', key)
 
 /**
  * The WebAuthn user handle of an account: 32 bytes derived from APP_KEY and the id, stable (an

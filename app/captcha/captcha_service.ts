@@ -7,6 +7,7 @@ import {
   armChallenge,
   claimChallenge,
   consumeChallenge,
+  consumeCredential,
   isChallengeKnown,
   issueCredential,
 } from '#captcha/challenge_store'
@@ -14,7 +15,7 @@ import { type TrackPoint, isHumanLikeTrack } from '#captcha/track'
 import { type PowPayload, powChallengeFor, solvedPow } from '#captcha/proof_of_work'
 import { challengeLevel } from '#captcha/difficulty'
 import { powFailureKey } from '#captcha/captcha_limits'
-import { deviceOf } from '#auth/login_service'
+import { findDevice } from '#auth/device_tokens'
 import { assertAllowed, countFailure, giveBack, reserveAttempt, settleFailure } from '#auth/limits'
 import { ipKey } from '#auth/login_limiter'
 import { captchaFailed } from '#exceptions/api_exception'
@@ -36,7 +37,9 @@ export async function challenge(
   account: string | undefined,
   deviceToken: string | undefined
 ) {
-  const trusted = Boolean(account && (await deviceOf(deviceToken, account, client)))
+  const trusted = Boolean(
+    account && deviceToken && (await findDevice(deviceToken, account, { ...client, account }))
+  )
   const level = await challengeLevel(client.ip, account ?? null, trusted)
   return {
     pow: await powChallengeFor(client.ip, level, account?.toLowerCase() ?? null, trusted),
@@ -114,4 +117,14 @@ export async function verify(
   if (!human) throw captchaFailed()
   const captchaToken = await issueCredential(captcha.tokenTtl, drawn.clientIp ?? ip, drawn)
   return { captchaToken, expiresIn: captcha.tokenTtl }
+}
+
+/**
+ * Spends a login credential (the first presentation wins, right or wrong): true when it was
+ * known, unexpired, presented from the address it was issued to and bound to no account or to
+ * this one (case-insensitive).
+ */
+export async function spendCredential(token: string | undefined, ip: string, account: string) {
+  const paid = token ? await consumeCredential(token, ip) : null
+  return paid !== null && (paid.account === null || paid.account === account.toLowerCase())
 }

@@ -14,7 +14,7 @@ import { MAX_LEVEL } from '#captcha/proof_of_work'
  * - the load: while the password-hash gate is more than half full, one level more, up to
  *   LOCKED_ACCOUNT_LEVEL: level 3, whose wait is no person's, stays a blocked address's;
  * - a valid device token of the account: 0, whatever the address, the account or the load did.
- * Login lets a credential of LOCKED_ACCOUNT_LEVEL past the account's lock (login_service.ts).
+ * Login lets a credential of LOCKED_ACCOUNT_LEVEL past the account's lock (app/login/password_step.ts).
  */
 export const LOCKED_ACCOUNT_LEVEL = 2
 const CHALLENGES_BEFORE_X4 = 3

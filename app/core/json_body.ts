@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import string from '@adonisjs/core/helpers/string'
 import { safeParse } from '@poppinss/utils/json'
 import bodyParserConfig from '#config/bodyparser'
-import { ApiException } from '#exceptions/api_exception'
+import { jsonNotObject, payloadTooLarge, requestAborted } from '#exceptions/api_exception'
 
 /**
  * The JSON request body, read here rather than by AdonisJS's bodyparser, for the common case
@@ -34,12 +34,10 @@ export function isPlainJson(request: IncomingMessage) {
   return JSON_TYPES.has(mediaType.trim().toLowerCase())
 }
 
-const tooLarge = () => new ApiException(413, 'E_PAYLOAD_TOO_LARGE', 'payloadTooLarge')
-
 /** Reads and parses the body: resolves with the JSON text and its value. */
 export function readJsonBody(request: IncomingMessage): Promise<{ raw: string; parsed: object }> {
   const declared = Number(request.headers['content-length'])
-  if (declared > LIMIT) return Promise.reject(tooLarge())
+  if (declared > LIMIT) return Promise.reject(payloadTooLarge())
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let received = 0
@@ -53,7 +51,7 @@ export function readJsonBody(request: IncomingMessage): Promise<{ raw: string; p
     }
     const onData = (chunk: Buffer) => {
       received += chunk.length
-      if (received > LIMIT) return stop(tooLarge())
+      if (received > LIMIT) return stop(payloadTooLarge())
       chunks.push(chunk)
     }
     const onEnd = () => {
@@ -67,7 +65,7 @@ export function readJsonBody(request: IncomingMessage): Promise<{ raw: string; p
       }
     }
     // The client went away before the end of its body.
-    const onClose = () => stop(new ApiException(400, 'E_BAD_REQUEST', 'requestAborted'))
+    const onClose = () => stop(requestAborted())
     request.on('data', onData)
     request.once('end', onEnd)
     request.once('close', onClose)
@@ -78,7 +76,7 @@ export function readJsonBody(request: IncomingMessage): Promise<{ raw: string; p
 function parse(raw: string): object {
   if (raw === '') return {}
   if (!STRICT_JSON.test(raw)) {
-    throw new ApiException(422, 'E_VALIDATION_ERROR', 'jsonNotObject')
+    throw jsonNotObject()
   }
   try {
     return safeParse(raw)

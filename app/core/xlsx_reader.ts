@@ -3,6 +3,7 @@ import { StringDecoder } from 'node:string_decoder'
 import type { Readable } from 'node:stream'
 import sax, { type SAXParser, type Tag } from 'sax'
 import yauzl, { type Entry, type ZipFile } from 'yauzl'
+import { SheetLimitError, SheetUnreadableError } from '#exceptions/internal_errors'
 
 /**
  * The first sheet of an XLSX workbook as rows of text, read within limits fixed before anything
@@ -44,19 +45,6 @@ export type SheetLimits = {
 }
 
 export type SheetRow = { number: number; cells: string[] }
-
-/** A limit of SheetLimits was reached (`limit` names it); nothing past it was read. */
-export class SheetLimitError extends Error {
-  constructor(
-    public limit: 'entries' | 'inflated' | 'ratio' | 'rows' | 'cell',
-    public data: Record<string, string | number> = {}
-  ) {
-    super(`XLSX limit reached: ${limit}`)
-  }
-}
-
-/** Not a readable workbook: not a ZIP, damaged, encrypted, a part missing or malformed XML. */
-export class SheetUnreadableError extends Error {}
 
 /** Small entries (styles, rels) compress far past any ratio and cannot grow large. */
 export const RATIO_FLOOR = 1024 * 1024

@@ -52,6 +52,34 @@ export const captchaFailed = () => new ApiException(400, 'E_CAPTCHA_FAILED', 'ca
 export const captchaTokenInvalid = () =>
   new ApiException(400, 'E_CAPTCHA_TOKEN_INVALID', 'captchaTokenInvalid')
 
+export const mfaTokenInvalid = () => new ApiException(400, 'E_MFA_TOKEN_INVALID', 'mfaTokenInvalid')
+
+export const passkeyInvalid = (key = 'passkeyInvalid') =>
+  new ApiException(400, 'E_PASSKEY_INVALID', key)
+
+/** AUTH_PASSKEY_REQUIRED covers the account: a right password alone does not sign it in. */
+export const passkeyRequired = () => new ApiException(403, 'E_PASSKEY_REQUIRED', 'passkeyRequired')
+
+export const deviceTokenReused = () =>
+  new ApiException(401, 'E_DEVICE_TOKEN_REUSED', 'deviceTokenReused')
+
+export const emailTokenInvalid = () =>
+  new ApiException(400, 'E_EMAIL_TOKEN_INVALID', 'emailTokenInvalid')
+
+export const emailCodeInvalid = () =>
+  new ApiException(400, 'E_EMAIL_CODE_INVALID', 'emailCodeInvalid')
+
+/** A requirement the account must settle first (app/auth/account_requirements.ts): its own code. */
+export const requirementPending = (code: string, key: string) => new ApiException(403, code, key)
+
+/** 413: the body, a file, or what it unpacks to, is over a size limit. */
+export const payloadTooLarge = (key = 'payloadTooLarge', data?: Data) =>
+  new ApiException(413, 'E_PAYLOAD_TOO_LARGE', key, undefined, data)
+
+export const requestAborted = () => new ApiException(400, 'E_BAD_REQUEST', 'requestAborted')
+
+export const jsonNotObject = () => new ApiException(422, 'E_VALIDATION_ERROR', 'jsonNotObject')
+
 /** Retry-After in whole seconds, at least 1. */
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.ceil(seconds))) })
 

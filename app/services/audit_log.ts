@@ -28,6 +28,9 @@ export type AuditSource = {
   tokenId?: number | null
 }
 
+/** What the audit rows of the own-profile writes name: the account itself, no permission code. */
+export const OWN_PROFILE = 'own:profile'
+
 export type AuditEntry = {
   targetType: string
   targetId?: string | number | null

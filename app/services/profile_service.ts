@@ -4,7 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { Infer } from '@vinejs/vine/types'
 import type User from '#models/user'
 import { definedOnly } from '#core/defined_only'
-import { changedFields, ownSource, recordAudit } from '#services/audit_log'
+import { OWN_PROFILE, changedFields, ownSource, recordAudit } from '#services/audit_log'
 import { clientOf } from '#core/client'
 import { avatarEtag, toAvatarWebp } from '#services/avatar_image'
 import type { updateProfileValidator } from '#validators/profile'
@@ -13,9 +13,6 @@ import { mailUndoLink, sendVerificationCode } from '#services/email/email_servic
 import { issueLink } from '#auth/email_tokens'
 import { withCurrentPassword } from '#auth/current_password'
 import { FieldError } from '#exceptions/api_exception'
-
-/** What the audit rows of the own-profile writes name: the account itself, no permission code. */
-export const OWN_PROFILE = 'own:profile'
 
 /**
  * The signed-in administrator's own profile (nickname, email) and avatar. Each write runs in one

@@ -5,7 +5,7 @@ import type { ApiClient } from '@japa/api-client'
 import User from '#models/user'
 import { isolate } from '#tests/helpers/database'
 import { TEST_PASSWORD, createAdmin } from '#tests/helpers/auth'
-import { OWN_PROFILE } from '#services/profile_service'
+import { OWN_PROFILE } from '#services/audit_log'
 
 /** Issue 26, point 4: the own profile and avatar (docs/architecture.md, "Own profile"). */
 

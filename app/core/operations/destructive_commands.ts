@@ -1,5 +1,6 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 import type { BaseCommand, Kernel } from '@adonisjs/core/ace'
+import { DestructiveCommandRefused } from '#exceptions/internal_errors'
 
 /**
  * Lucid's commands that drop tables, delete rows or undo migrations. With NODE_ENV=production
@@ -15,20 +16,6 @@ export const DESTRUCTIVE_COMMANDS = [
   'migration:reset',
   'migration:rollback',
 ]
-
-/** Rendered by the ace kernel as the message alone (no stack), with exit code 1. */
-export class DestructiveCommandRefused extends Error {
-  constructor(readonly commandName: string) {
-    super(
-      `"${commandName}" deletes data and NODE_ENV is production: refused. ` +
-        `Take a backup, then run "node ace ${commandName} --force" if that is what you mean.`
-    )
-  }
-
-  render(_error: unknown, kernel: Kernel) {
-    kernel.ui.logger.logError(`${kernel.ui.colors.bgRed().white('  ERROR  ')} ${this.message}`)
-  }
-}
 
 /**
  * Checked as each command starts (the main one and those it runs: `migration:fresh --force`

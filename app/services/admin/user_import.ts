@@ -3,7 +3,7 @@ import { errors as vineErrors } from '@vinejs/vine'
 import type { Infer } from '@vinejs/vine/types'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { ApiException, FieldError, type RowError, RowErrors } from '#exceptions/api_exception'
+import { FieldError, payloadTooLarge, type RowError, RowErrors } from '#exceptions/api_exception'
 import { messageOf } from '#exceptions/messages'
 import UserPolicy from '#policies/user_policy'
 import { REFUSED, deptsShown } from '#policies/grant_rule'
@@ -13,14 +13,8 @@ import { type Actor } from '#services/admin/common'
 import { audit } from '#services/admin/writes'
 import { FORMULA_START, csvCell } from '#services/admin/list_export'
 import { importUserRowValidator } from '#validators/admin/user'
-import {
-  type SheetLimits,
-  SheetLimitError,
-  type SheetRow,
-  SheetUnreadableError,
-  columnName,
-  readFirstSheet,
-} from '#core/xlsx_reader'
+import { type SheetLimits, type SheetRow, columnName, readFirstSheet } from '#core/xlsx_reader'
+import { SheetLimitError, SheetUnreadableError } from '#exceptions/internal_errors'
 
 /**
  * The user import (POST /api/admin/users/import, docs/admin-modules.md, "User import"): a CSV or
@@ -78,7 +72,8 @@ export async function importUsers(
   file: Buffer,
   dryRun: boolean
 ): Promise<ImportResult> {
-  if (file.length > MAX_BYTES) throw tooLarge('importTooLarge', { mb: MAX_BYTES / 1024 / 1024 })
+  if (file.length > MAX_BYTES)
+    throw payloadTooLarge('importTooLarge', { mb: MAX_BYTES / 1024 / 1024 })
   const [header, ...lines] = await readCells(file)
   const { rows, errors } = await shapeRows(header, lines)
   errors.push(...(await db.transaction((trx) => checkRows(trx, actor, rows))))
@@ -123,10 +118,6 @@ export async function importUsers(
   })
 }
 
-/** 413: the file, or what it unpacks to, is over a size limit. */
-const tooLarge = (key: string, data: Record<string, string | number>) =>
-  new ApiException(413, 'E_PAYLOAD_TOO_LARGE', key, undefined, data)
-
 /** A refused row whose message is the catalog's `key`: English here, the caller's when rendered. */
 const rowError = (
   row: number,
@@ -160,11 +151,11 @@ async function readCells(file: Buffer): Promise<SheetRow[]> {
         case 'cell':
           throw cellTooLarge(error.data)
         case 'entries':
-          throw tooLarge('importEntries', error.data)
+          throw payloadTooLarge('importEntries', error.data)
         case 'ratio':
-          throw tooLarge('importRatio', error.data)
+          throw payloadTooLarge('importRatio', error.data)
         case 'inflated':
-          throw tooLarge('importUnpacked', error.data)
+          throw payloadTooLarge('importUnpacked', error.data)
       }
     }
   } else {

@@ -5,17 +5,16 @@ import db from '@adonisjs/lucid/services/db'
 import { errors as limiterErrors } from '@adonisjs/limiter'
 import User from '#models/user'
 import adminAuthConfig from '#config/admin_auth'
-import { consumeCredential } from '#captcha/challenge_store'
-import { captchaTokenInvalid, tooManyRequests } from '#exceptions/api_exception'
+import { spendCredential } from '#captcha/captcha_service'
+import { captchaTokenInvalid, emailTokenInvalid, tooManyRequests } from '#exceptions/api_exception'
 import { type LimitKey, consume, countFailure } from '#auth/limits'
 import { ipKey } from '#auth/login_limiter'
 import { recordLogin } from '#auth/login_log'
 import { issueDeviceToken } from '#auth/device_tokens'
-import type { CeilingReached, SecondStepFailed } from '#auth/login_service'
+import type { CeilingReached, SecondStepFailed } from '#login/sign_in'
 import {
   type LinkPurpose,
   checkCode,
-  emailTokenInvalid,
   findLink,
   findLinkRow,
   issueCode,
@@ -28,10 +27,9 @@ import {
 import { removePasskeys } from '#auth/passkeys'
 import { setPassword } from '#services/admin_account_service'
 import { findAccount } from '#auth/passwords'
-import { MASKED, ownSource, recordAudit } from '#services/audit_log'
+import { MASKED, OWN_PROFILE, ownSource, recordAudit } from '#services/audit_log'
 import { addressKey } from '#core/address_key'
 import type { Client } from '#core/client'
-import { OWN_PROFILE } from '#services/profile_service'
 import { afterAnswer, assertMailEnabled, mailEnabled, sendMail } from '#services/email/outbox'
 import {
   type Mail,
@@ -112,8 +110,7 @@ export async function requestLink(
   logger: Logger
 ) {
   assertMailEnabled()
-  const paid = input.captchaToken ? await consumeCredential(input.captchaToken, input.ip) : null
-  if (!paid || (paid.account !== null && paid.account !== input.account.toLowerCase())) {
+  if (!(await spendCredential(input.captchaToken, input.ip, input.account))) {
     await countFailure(ipKey(input.ip))
     throw captchaTokenInvalid()
   }
@@ -294,7 +291,7 @@ const capWindowSeconds = string.seconds.parse(adminAuthConfig.limits.capWindow)
 const FAILED = ['wrong_password', 'unknown_account', 'account_disabled']
 
 /**
- * The ceiling of an account was reached (app/auth/login_service.ts emits `auth:ceiling_reached`
+ * The ceiling of an account was reached (app/login/password_step.ts emits `auth:ceiling_reached`
  * for the failure that took its last allowance, once per window; start/events.ts): its owner is told, after the answer, when the address is
  * verified: how many failures, from how many addresses (distinct address keys in the login log
  * since the window started, this attempt's included), what to do.
@@ -329,7 +326,7 @@ export function noticeLock({ userId, ip, windowEndsIn }: CeilingReached, logger:
 }
 
 /**
- * A right password's second step was refused (login_service.ts emits `auth:second_step_failed`;
+ * A right password's second step was refused (app/login/second_step.ts emits `auth:second_step_failed`;
  * start/events.ts): the owner of a verified address is told, after the answer, once per account
  * per SECOND_STEP_NOTICE_WINDOW (the allowance is spent first, so a flood of wrong codes costs one
  * store write each and one mail), from which address, with a password-reset link (the reset ends

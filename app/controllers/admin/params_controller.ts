@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
-import type { HttpContext } from '@adonisjs/core/http'
+import type Param from '#models/param'
 import ParamService from '#services/admin/param_service'
-import { actorOf } from '#services/admin/common'
+import { CrudController } from '#controllers/admin/crud'
 import ParamTransformer, { paramSchema } from '#transformers/admin/param_transformer'
 import {
   createParamValidator,
@@ -12,7 +12,7 @@ import { contract } from '#openapi/contract'
 
 /** /api/admin/params (start/routes/admin.ts declares the codes). */
 @inject()
-export default class ParamsController {
+export default class ParamsController extends CrudController<Param> {
   static contract = contract({
     index: { summary: 'List parameters', query: listParamsValidator, page: paramSchema },
     show: { summary: 'One parameter', data: paramSchema },
@@ -36,33 +36,9 @@ export default class ParamsController {
     },
   })
 
-  constructor(protected params: ParamService) {}
+  protected transformer = ParamTransformer
 
-  async index(ctx: HttpContext) {
-    const page = await this.params.list(await ctx.request.validateUsing(listParamsValidator))
-    return ctx.serialize(ParamTransformer.paginate(page.rows, page.meta))
-  }
-
-  async show(ctx: HttpContext) {
-    return ctx.serialize(ParamTransformer.transform(await this.params.show(ctx.params.id)))
-  }
-
-  async store(ctx: HttpContext) {
-    const data = await ctx.request.validateUsing(createParamValidator)
-    const param = await this.params.create(actorOf(ctx), data)
-    ctx.response.status(201)
-    return ctx.serialize(ParamTransformer.transform(param))
-  }
-
-  async update(ctx: HttpContext) {
-    const data = await ctx.request.validateUsing(updateParamValidator)
-    return ctx.serialize(
-      ParamTransformer.transform(await this.params.update(actorOf(ctx), ctx.params.id, data))
-    )
-  }
-
-  async destroy(ctx: HttpContext) {
-    await this.params.destroy(actorOf(ctx), ctx.params.id)
-    return ctx.response.noContent()
+  constructor(protected service: ParamService) {
+    super()
   }
 }

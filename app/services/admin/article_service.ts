@@ -44,7 +44,7 @@ export function firstFreeSlug(base: string, taken: ReadonlySet<string>) {
  * Status changes go through publish/unpublish only, which need their own permission.
  */
 export default class ArticleService {
-  async list(viewer: Viewer, filters: Infer<typeof listArticlesValidator>) {
+  async list(filters: Infer<typeof listArticlesValidator>, viewer: Viewer) {
     const query = scoped(Article.query(), SCOPED.articles, viewer).preload('author')
     whereKeyword(query, ['title', 'slug'], filters.keyword)
     if (filters.status) query.where('status', filters.status)
@@ -53,7 +53,7 @@ export default class ArticleService {
     return paginate(order, filters)
   }
 
-  async show(viewer: Viewer, id: number) {
+  async show(id: number, viewer: Viewer) {
     return this.withAuthor(await this.find(viewer, id))
   }
 

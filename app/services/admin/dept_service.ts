@@ -26,7 +26,7 @@ import type {
  */
 export default class DeptService {
   /** A page of the departments the viewer sees, by (sort, id) unless `sort` says otherwise. */
-  async list(viewer: Viewer, filters: Infer<typeof listDeptsValidator>) {
+  async list(filters: Infer<typeof listDeptsValidator>, viewer: Viewer) {
     const query = this.seenBy(viewer, Dept.query())
     whereKeyword(query, ['name'], filters.keyword)
     if (filters.status) query.where('status', filters.status)
@@ -54,7 +54,7 @@ export default class DeptService {
     return roots
   }
 
-  async show(viewer: Viewer, id: number, client?: QueryClientContract) {
+  async show(id: number, viewer: Viewer, client?: QueryClientContract) {
     const dept = await this.seenBy(viewer, Dept.query(client ? { client } : undefined))
       .where('id', id)
       .first()
@@ -82,7 +82,7 @@ export default class DeptService {
   async update(actor: Actor, id: number, data: Infer<typeof updateDeptValidator>) {
     return db.transaction(async (trx) => {
       await lockTree(trx)
-      const dept = await this.show(actor, id, trx)
+      const dept = await this.show(id, actor, trx)
       const parents = await deptParents(trx)
       const moved = data.parentId !== undefined && data.parentId !== dept.parentId
       const parentId = data.parentId ?? null
@@ -111,7 +111,7 @@ export default class DeptService {
   async destroy(actor: Actor, id: number) {
     await db.transaction(async (trx) => {
       await lockTree(trx)
-      const dept = await this.show(actor, id, trx)
+      const dept = await this.show(id, actor, trx)
       await actor.bouncer.with(DeptPolicy).authorize('delete', dept)
       if (await trx.from('depts').where('parent_id', dept.id).select('id').first()) {
         throw conflict('departmentStillHasSub')

@@ -1,0 +1,87 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { BaseTransformer } from '@adonisjs/core/transformers'
+import type { ItemContract } from '@adonisjs/http-transformers/types'
+import type { VineValidator } from '@vinejs/vine'
+import { type Actor, actorOf } from '#services/admin/common'
+import type { Operation } from '#openapi/contract'
+
+/** A transformer class of `Row` (its static `transform` and `paginate`). */
+type TransformerOf<Row> = {
+  new (resource: Row, ...rest: any[]): BaseTransformer<Row>
+  transform: typeof BaseTransformer.transform
+  paginate: typeof BaseTransformer.paginate
+}
+
+/**
+ * The service of an admin list: `viewer` is the caller, for the lists its data scope narrows
+ * (the others ignore it).
+ */
+type ListService<Row> = {
+  list(filters: any, viewer: Actor): Promise<{ rows: Row[]; meta: Record<string, any> }>
+}
+
+/** The service of an admin resource with the five CRUD actions. */
+type CrudService<Row> = ListService<Row> & {
+  show(id: number, viewer: Actor): Promise<Row>
+  create(actor: Actor, data: any): Promise<Row>
+  update(actor: Actor, id: number, data: any): Promise<Row>
+  destroy(actor: Actor, id: number): Promise<unknown>
+}
+
+/**
+ * An admin list: `index` validates the query with the validator its contract declares (the same
+ * object the OpenAPI document shows) and answers a page of `transformer`.
+ */
+export abstract class ListController<Row, Service extends ListService<Row> = ListService<Row>> {
+  static contract: Record<string, Operation>
+  protected abstract service: Service
+  protected abstract transformer: TransformerOf<Row>
+
+  async index(ctx: HttpContext) {
+    const filters = await ctx.request.validateUsing(this.validator('index'))
+    const page = await this.service.list(filters, actorOf(ctx))
+    return ctx.serialize(this.transformer.paginate(page.rows, page.meta))
+  }
+
+  /** The query or body validator the action's contract declares. */
+  protected validator(action: string) {
+    const operation = (this.constructor as typeof ListController).contract[action]
+    return (operation.query ?? operation.body) as VineValidator<any, any>
+  }
+}
+
+/**
+ * An admin resource's index/show/store/update/destroy: each validates with its contract's
+ * validator, calls the service with the caller, and answers `present(row)` (201 on store, 204 on
+ * destroy). The rules (checks, audit row, 404) are the service's.
+ */
+export abstract class CrudController<
+  Row,
+  Service extends CrudService<Row> = CrudService<Row>,
+> extends ListController<Row, Service> {
+  /** The answer about one row (a controller may choose a variant). */
+  protected present(row: Row): ItemContract<any, any, any> {
+    return this.transformer.transform(row)
+  }
+
+  async show(ctx: HttpContext) {
+    return ctx.serialize(this.present(await this.service.show(ctx.params.id, actorOf(ctx))))
+  }
+
+  async store(ctx: HttpContext) {
+    const data = await ctx.request.validateUsing(this.validator('store'))
+    const row = await this.service.create(actorOf(ctx), data)
+    ctx.response.status(201)
+    return ctx.serialize(this.present(row))
+  }
+
+  async update(ctx: HttpContext) {
+    const data = await ctx.request.validateUsing(this.validator('update'))
+    return ctx.serialize(this.present(await this.service.update(actorOf(ctx), ctx.params.id, data)))
+  }
+
+  async destroy(ctx: HttpContext) {
+    await this.service.destroy(actorOf(ctx), ctx.params.id)
+    return ctx.response.noContent()
+  }
+}

@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import type Article from '#models/article'
-import { CrudController } from '#controllers/admin/crud'
+import { CrudController, crudContract } from '#controllers/admin/crud'
 import ArticleService from '#services/admin/article_service'
 import { actorOf } from '#services/admin/common'
 import ArticleTransformer from '#transformers/admin/article_transformer'
@@ -24,26 +24,23 @@ import {
 @inject()
 export default class ArticlesController extends CrudController<Article> {
   static contract = contract({
-    index: {
-      summary: 'List articles (every status)',
-      query: listArticlesValidator,
-      page: adminArticleSchema,
-    },
-    show: { summary: 'One article with content', data: adminArticleDetailSchema },
-    store: {
-      summary: 'Create an article',
-      body: createArticleValidator,
-      status: 201,
-      data: adminArticleDetailSchema,
-      errors: [409],
-    },
-    update: {
-      summary: 'Update an article',
-      body: updateArticleValidator,
-      data: adminArticleDetailSchema,
-      errors: [409],
-    },
-    destroy: { summary: 'Delete an article', status: 204 },
+    ...crudContract({
+      schema: adminArticleSchema,
+      detail: adminArticleDetailSchema,
+      validators: {
+        list: listArticlesValidator,
+        create: createArticleValidator,
+        update: updateArticleValidator,
+      },
+      summaries: {
+        index: 'List articles (every status)',
+        show: 'One article with content',
+        store: 'Create an article',
+        update: 'Update an article',
+        destroy: 'Delete an article',
+      },
+      conflicts: ['store', 'update'],
+    }),
     publish: {
       summary: 'Publish now, or schedule with a future publishedAt',
       body: publishArticleValidator,

@@ -1,5 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
+import type AuditLog from '#models/audit_log'
+import { ListController, listContract } from '#controllers/admin/crud'
 import AuditLogService from '#services/admin/audit_log_service'
 import AuditLogTransformer from '#transformers/admin/audit_log_transformer'
 import { exportAuditLogsValidator, listAuditLogsValidator } from '#validators/admin/audit_log'
@@ -10,28 +12,23 @@ import { auditLogCsv } from '#resources/audit_logs'
 
 /** /api/admin/audit-logs: every admin write, done or refused, newest first. */
 @inject()
-export default class AuditLogsController {
+export default class AuditLogsController extends ListController<AuditLog> {
   static contract = contract({
-    index: {
-      summary: 'Audit log: admin writes and refusals',
-      query: listAuditLogsValidator,
-      page: auditLogSchema,
-    },
+    ...listContract('Audit log: admin writes and refusals', listAuditLogsValidator, auditLogSchema),
     export: exportOperation('the audit log', exportAuditLogsValidator),
   })
 
-  constructor(protected auditLogs: AuditLogService) {}
+  protected transformer = AuditLogTransformer
 
-  async index({ request, serialize }: HttpContext) {
-    const page = await this.auditLogs.list(await request.validateUsing(listAuditLogsValidator))
-    return serialize(AuditLogTransformer.paginate(page.rows, page.meta))
+  constructor(protected service: AuditLogService) {
+    super()
   }
 
   async export(ctx: HttpContext) {
     const filters = await ctx.request.validateUsing(exportAuditLogsValidator)
     return sendExport(ctx, {
       name: 'audit-logs',
-      query: this.auditLogs.query(filters),
+      query: this.service.query(filters),
       filters,
       columns: auditLogCsv,
       toObject: (row) => new AuditLogTransformer(row).toObject(),

@@ -4,6 +4,7 @@ import type { ItemContract } from '@adonisjs/http-transformers/types'
 import type { VineValidator } from '@vinejs/vine'
 import { type Actor, actorOf } from '#services/admin/common'
 import type { Operation } from '#openapi/contract'
+import type { Schema } from '#openapi/schema'
 
 /** A transformer class of `Row` (its static `transform` and `paginate`). */
 type TransformerOf<Row> = {
@@ -18,6 +19,48 @@ type TransformerOf<Row> = {
  */
 type ListService<Row> = {
   list(filters: any, viewer: Actor): Promise<{ rows: Row[]; meta: Record<string, any> }>
+}
+
+type Validator = NonNullable<Operation['query']>
+
+/** The contract of ListController's `index`: a page of `schema`, filtered by `query`. */
+export function listContract(summary: string, query: Validator, schema: Schema) {
+  return { index: { summary, query, page: schema } }
+}
+
+/**
+ * The contract of CrudController's five actions, in the answers they give: a page of `schema`,
+ * `detail` (default: `schema`) about one row, 201 on store and 204 on destroy. `conflicts` names
+ * the actions that may answer 409.
+ */
+export function crudContract(resource: {
+  schema: Schema
+  detail?: Schema
+  validators: { list: Validator; create: Validator; update: Validator }
+  summaries: { index: string; show: string; store: string; update: string; destroy: string }
+  conflicts?: ('store' | 'update' | 'destroy')[]
+}) {
+  const { schema, detail = schema, validators, summaries, conflicts = [] } = resource
+  const errors = (action: 'store' | 'update' | 'destroy') =>
+    conflicts.includes(action) ? { errors: [409] } : {}
+  return {
+    ...listContract(summaries.index, validators.list, schema),
+    show: { summary: summaries.show, data: detail },
+    store: {
+      summary: summaries.store,
+      body: validators.create,
+      status: 201,
+      data: detail,
+      ...errors('store'),
+    },
+    update: {
+      summary: summaries.update,
+      body: validators.update,
+      data: detail,
+      ...errors('update'),
+    },
+    destroy: { summary: summaries.destroy, status: 204, ...errors('destroy') },
+  } satisfies Record<string, Operation>
 }
 
 /** The service of an admin resource with the five CRUD actions. */

@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import DeptService from '#services/admin/dept_service'
 import { actorOf } from '#services/admin/common'
-import { CrudController } from '#controllers/admin/crud'
+import { CrudController, crudContract } from '#controllers/admin/crud'
 import type Dept from '#models/dept'
 import DeptTransformer, {
   DeptTreeTransformer,
@@ -23,29 +23,24 @@ import { contract } from '#openapi/contract'
 @inject()
 export default class DeptsController extends CrudController<Dept> {
   static contract = contract({
+    ...crudContract({
+      schema: deptSchema,
+      validators: {
+        list: listDeptsValidator,
+        create: createDeptValidator,
+        update: updateDeptValidator,
+      },
+      summaries: {
+        index: 'The departments the caller sees',
+        show: 'One department',
+        store: 'Create a department (under one the caller sees)',
+        update:
+          'Rename, re-sort or move a department (no cycles; only within what the caller sees)',
+        destroy: 'Delete a department without sub-departments or members',
+      },
+      conflicts: ['destroy'],
+    }),
     tree: { summary: 'The departments the caller sees, as a tree', list: deptTreeSchema },
-    index: {
-      summary: 'The departments the caller sees',
-      query: listDeptsValidator,
-      page: deptSchema,
-    },
-    show: { summary: 'One department', data: deptSchema },
-    store: {
-      summary: 'Create a department (under one the caller sees)',
-      body: createDeptValidator,
-      status: 201,
-      data: deptSchema,
-    },
-    update: {
-      summary: 'Rename, re-sort or move a department (no cycles; only within what the caller sees)',
-      body: updateDeptValidator,
-      data: deptSchema,
-    },
-    destroy: {
-      summary: 'Delete a department without sub-departments or members',
-      status: 204,
-      errors: [409],
-    },
   })
 
   protected transformer = DeptTransformer

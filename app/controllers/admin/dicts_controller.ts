@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import DictService from '#services/admin/dict_service'
 import { actorOf } from '#services/admin/common'
-import { CrudController } from '#controllers/admin/crud'
+import { CrudController, crudContract } from '#controllers/admin/crud'
 import type DictType from '#models/dict_type'
 import DictTypeTransformer, {
   DictItemTransformer,
@@ -23,21 +23,22 @@ import { contract } from '#openapi/contract'
 @inject()
 export default class DictsController extends CrudController<DictType> {
   static contract = contract({
-    index: { summary: 'List dictionaries', query: listDictTypesValidator, page: dictTypeSchema },
-    show: { summary: 'One dictionary', data: dictTypeSchema },
-    store: {
-      summary: 'Create a dictionary (its code is set once)',
-      body: createDictTypeValidator,
-      status: 201,
-      data: dictTypeSchema,
-      errors: [409],
-    },
-    update: {
-      summary: 'Rename or enable/disable a dictionary',
-      body: updateDictTypeValidator,
-      data: dictTypeSchema,
-    },
-    destroy: { summary: 'Delete a dictionary and its items', status: 204 },
+    ...crudContract({
+      schema: dictTypeSchema,
+      validators: {
+        list: listDictTypesValidator,
+        create: createDictTypeValidator,
+        update: updateDictTypeValidator,
+      },
+      summaries: {
+        index: 'List dictionaries',
+        show: 'One dictionary',
+        store: 'Create a dictionary (its code is set once)',
+        update: 'Rename or enable/disable a dictionary',
+        destroy: 'Delete a dictionary and its items',
+      },
+      conflicts: ['store'],
+    }),
     items: {
       summary: "A dictionary's items",
       query: listDictItemsValidator,

@@ -1,5 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
+import type LoginLog from '#models/login_log'
+import { ListController, listContract } from '#controllers/admin/crud'
 import LoginLogService from '#services/admin/login_log_service'
 import LoginLogTransformer from '#transformers/admin/login_log_transformer'
 import { exportLoginLogsValidator, listLoginLogsValidator } from '#validators/admin/login_log'
@@ -10,28 +12,27 @@ import { loginLogCsv } from '#resources/login_logs'
 
 /** /api/admin/login-logs: every login attempt, newest first. */
 @inject()
-export default class LoginLogsController {
+export default class LoginLogsController extends ListController<LoginLog> {
   static contract = contract({
-    index: {
-      summary: 'Login log: every attempt and its outcome',
-      query: listLoginLogsValidator,
-      page: loginLogSchema,
-    },
+    ...listContract(
+      'Login log: every attempt and its outcome',
+      listLoginLogsValidator,
+      loginLogSchema
+    ),
     export: exportOperation('the login log', exportLoginLogsValidator),
   })
 
-  constructor(protected loginLogs: LoginLogService) {}
+  protected transformer = LoginLogTransformer
 
-  async index({ request, serialize }: HttpContext) {
-    const page = await this.loginLogs.list(await request.validateUsing(listLoginLogsValidator))
-    return serialize(LoginLogTransformer.paginate(page.rows, page.meta))
+  constructor(protected service: LoginLogService) {
+    super()
   }
 
   async export(ctx: HttpContext) {
     const filters = await ctx.request.validateUsing(exportLoginLogsValidator)
     return sendExport(ctx, {
       name: 'login-logs',
-      query: this.loginLogs.query(filters),
+      query: this.service.query(filters),
       filters,
       columns: loginLogCsv,
       toObject: (row) => new LoginLogTransformer(row).toObject(),

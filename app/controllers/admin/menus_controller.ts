@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import MenuService from '#services/admin/menu_service'
-import { CrudController } from '#controllers/admin/crud'
+import { CrudController, crudContract } from '#controllers/admin/crud'
 import type Menu from '#models/menu'
 import MenuTransformer, { MenuTreeTransformer } from '#transformers/admin/menu_transformer'
 import {
@@ -16,23 +16,23 @@ import { menuSchema, menuTreeSchema } from '#transformers/admin/menu_transformer
 @inject()
 export default class MenusController extends CrudController<Menu> {
   static contract = contract({
+    ...crudContract({
+      schema: menuSchema,
+      validators: {
+        list: listMenusValidator,
+        create: createMenuValidator,
+        update: updateMenuValidator,
+      },
+      summaries: {
+        index: 'List menus',
+        show: 'One menu node',
+        store: 'Create a menu node (under a node the caller holds)',
+        update: 'Update, re-code or move a menu node',
+        destroy: 'Delete a menu node without children',
+      },
+      conflicts: ['store', 'update', 'destroy'],
+    }),
     tree: { summary: 'Every menu as the editing tree', list: menuTreeSchema },
-    index: { summary: 'List menus', query: listMenusValidator, page: menuSchema },
-    show: { summary: 'One menu node', data: menuSchema },
-    store: {
-      summary: 'Create a menu node (under a node the caller holds)',
-      body: createMenuValidator,
-      status: 201,
-      data: menuSchema,
-      errors: [409],
-    },
-    update: {
-      summary: 'Update, re-code or move a menu node',
-      body: updateMenuValidator,
-      data: menuSchema,
-      errors: [409],
-    },
-    destroy: { summary: 'Delete a menu node without children', status: 204, errors: [409] },
   })
 
   protected transformer = MenuTransformer

@@ -1,33 +1,31 @@
 import { inject } from '@adonisjs/core'
 import type Notice from '#models/notice'
 import NoticeService from '#services/admin/notice_service'
-import { CrudController } from '#controllers/admin/crud'
+import { CrudController, crudContract } from '#controllers/admin/crud'
 import NoticeTransformer, { noticeSchema } from '#transformers/admin/notice_transformer'
 import {
   createNoticeValidator,
   listNoticesValidator,
   updateNoticeValidator,
 } from '#validators/admin/notice'
-import { contract } from '#openapi/contract'
 
 /** /api/admin/notices (start/routes/admin.ts declares the codes). */
 @inject()
 export default class NoticesController extends CrudController<Notice> {
-  static contract = contract({
-    index: { summary: 'List notices', query: listNoticesValidator, page: noticeSchema },
-    show: { summary: 'One notice', data: noticeSchema },
-    store: {
-      summary: 'Create a notice (Markdown body; published without a time: now)',
-      body: createNoticeValidator,
-      status: 201,
-      data: noticeSchema,
+  static contract = crudContract({
+    schema: noticeSchema,
+    validators: {
+      list: listNoticesValidator,
+      create: createNoticeValidator,
+      update: updateNoticeValidator,
     },
-    update: {
-      summary: 'Update, publish or withdraw a notice',
-      body: updateNoticeValidator,
-      data: noticeSchema,
+    summaries: {
+      index: 'List notices',
+      show: 'One notice',
+      store: 'Create a notice (Markdown body; published without a time: now)',
+      update: 'Update, publish or withdraw a notice',
+      destroy: 'Delete a notice and its read state',
     },
-    destroy: { summary: 'Delete a notice and its read state', status: 204 },
   })
 
   protected transformer = NoticeTransformer

@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import type Role from '#models/role'
-import { CrudController } from '#controllers/admin/crud'
+import { CrudController, crudContract } from '#controllers/admin/crud'
 import RoleService from '#services/admin/role_service'
 import { actorOf } from '#services/admin/common'
 import RoleTransformer from '#transformers/admin/role_transformer'
@@ -18,22 +18,23 @@ import { roleDetailSchema, roleSchema } from '#transformers/admin/role_transform
 @inject()
 export default class RolesController extends CrudController<Role> {
   static contract = contract({
-    index: { summary: 'List roles', query: listRolesValidator, page: roleSchema },
-    show: { summary: 'One role with its menu ids', data: roleDetailSchema },
-    store: {
-      summary: 'Create a role (menus only among those the caller holds)',
-      body: createRoleValidator,
-      status: 201,
-      data: roleDetailSchema,
-      errors: [409],
-    },
-    update: {
-      summary: 'Update a role',
-      body: updateRoleValidator,
-      data: roleDetailSchema,
-      errors: [409],
-    },
-    destroy: { summary: 'Delete a role', status: 204, errors: [409] },
+    ...crudContract({
+      schema: roleSchema,
+      detail: roleDetailSchema,
+      validators: {
+        list: listRolesValidator,
+        create: createRoleValidator,
+        update: updateRoleValidator,
+      },
+      summaries: {
+        index: 'List roles',
+        show: 'One role with its menu ids',
+        store: 'Create a role (menus only among those the caller holds)',
+        update: 'Update a role',
+        destroy: 'Delete a role',
+      },
+      conflicts: ['store', 'update', 'destroy'],
+    }),
     assignMenus: {
       summary: "Replace a role's menus (grant rule)",
       body: assignMenusValidator,

@@ -4,7 +4,7 @@ import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import type { Infer } from '@vinejs/vine/types'
 import Dept from '#models/dept'
 import { FieldError, conflict, notFound } from '#exceptions/api_exception'
-import { type Actor, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, BY_SORT, forest, listPage } from '#services/admin/common'
 import { auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
 import type { Viewer } from '#services/admin/data_scope'
@@ -26,16 +26,13 @@ import type {
  */
 export default class DeptService {
   /** A page of the departments the viewer sees, by (sort, id) unless `sort` says otherwise. */
-  async list(filters: Infer<typeof listDeptsValidator>, viewer: Viewer) {
-    const query = this.seenBy(viewer, Dept.query())
-    whereKeyword(query, ['name'], filters.keyword)
-    if (filters.status) query.where('status', filters.status)
-    if (filters.parentId) query.where('parent_id', filters.parentId)
-    const order = ordered(query, filters.sort, deptSort, [
-      { column: 'sort', order: 'asc' },
-      { column: 'id', order: 'asc' },
-    ])
-    return paginate(order, filters)
+  list(filters: Infer<typeof listDeptsValidator>, viewer: Viewer) {
+    return listPage(this.seenBy(viewer, Dept.query()), filters, {
+      keyword: ['name'],
+      exact: ['status', 'parentId'],
+      sortable: deptSort,
+      order: BY_SORT,
+    })
   }
 
   /**
@@ -44,14 +41,7 @@ export default class DeptService {
    */
   async tree(viewer: Viewer): Promise<DeptNode[]> {
     const depts = await this.seenBy(viewer, Dept.query()).orderBy('sort').orderBy('id')
-    const nodes = new Map<number, DeptNode>(depts.map((dept) => [dept.id, { dept, children: [] }]))
-    const roots: DeptNode[] = []
-    for (const node of nodes.values()) {
-      const parent = node.dept.parentId === null ? undefined : nodes.get(node.dept.parentId)
-      if (parent) parent.children.push(node)
-      else roots.push(node)
-    }
-    return roots
+    return forest(depts, (dept, children: DeptNode[]) => ({ dept, children }))
   }
 
   async show(id: number, viewer: Viewer, client?: QueryClientContract) {

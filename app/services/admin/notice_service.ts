@@ -2,7 +2,7 @@ import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Infer } from '@vinejs/vine/types'
 import Notice from '#models/notice'
-import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, findOr404, listPage } from '#services/admin/common'
 import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
 import { noticeSort } from '#resources/notices'
@@ -17,13 +17,13 @@ import type {
  * published without a time is published now; a later time schedules it.
  */
 export default class NoticeService {
-  async list(filters: Infer<typeof listNoticesValidator>) {
-    const query = Notice.query()
-    whereKeyword(query, ['title'], filters.keyword)
-    if (filters.status) query.where('status', filters.status)
-    if (filters.level) query.where('level', filters.level)
-    const order = ordered(query, filters.sort, noticeSort, [{ column: 'id', order: 'desc' }])
-    return paginate(order, filters)
+  list(filters: Infer<typeof listNoticesValidator>) {
+    return listPage(Notice.query(), filters, {
+      keyword: ['title'],
+      exact: ['status', 'level'],
+      sortable: noticeSort,
+      order: [{ column: 'id', order: 'desc' }],
+    })
   }
 
   show(id: number) {

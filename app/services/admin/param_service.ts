@@ -2,7 +2,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Infer } from '@vinejs/vine/types'
 import Param, { type ParamType, parseParamValue } from '#models/param'
 import { FieldError, conflict } from '#exceptions/api_exception'
-import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, findOr404, listPage } from '#services/admin/common'
 import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
 import { paramSort } from '#resources/params'
@@ -18,14 +18,13 @@ import type {
  * parameter (seeded) keeps its key and is never deleted (409).
  */
 export default class ParamService {
-  async list(filters: Infer<typeof listParamsValidator>) {
-    const query = Param.query()
-    whereKeyword(query, ['key', 'remark'], filters.keyword)
-    if (filters.type) query.where('type', filters.type)
-    return paginate(
-      ordered(query, filters.sort, paramSort, [{ column: 'key', order: 'asc' }]),
-      filters
-    )
+  list(filters: Infer<typeof listParamsValidator>) {
+    return listPage(Param.query(), filters, {
+      keyword: ['key', 'remark'],
+      exact: ['type'],
+      sortable: paramSort,
+      order: [{ column: 'key', order: 'asc' }],
+    })
   }
 
   show(id: number) {

@@ -51,13 +51,11 @@ export default class ArticlesController extends CrudController<Article> {
 
   protected transformer = ArticleTransformer
 
+  /** Every answer about one article carries its content. */
+  protected variant = 'toDetail'
+
   constructor(protected service: ArticleService) {
     super()
-  }
-
-  /** Every answer about one article carries its content (the detail variant). */
-  protected present(article: Article) {
-    return ArticleTransformer.transform(article).useVariant('toDetail')
   }
 
   async publish(ctx: HttpContext) {

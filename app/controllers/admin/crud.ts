@@ -5,10 +5,13 @@ import type { VineValidator } from '@vinejs/vine'
 import { type Actor, actorOf } from '#services/admin/common'
 import type { Operation } from '#openapi/contract'
 import type { Schema } from '#openapi/schema'
+import type { LucidModel, ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
+import type { CsvColumns } from '#resources/csv_columns'
+import { sendExport } from '#services/admin/list_export'
 
 /** A transformer class of `Row` (its static `transform` and `paginate`). */
 type TransformerOf<Row> = {
-  new (resource: Row, ...rest: any[]): BaseTransformer<Row>
+  new (resource: Row, ...rest: any[]): BaseTransformer<Row> & { toObject(): Record<string, any> }
   transform: typeof BaseTransformer.transform
   paginate: typeof BaseTransformer.paginate
 }
@@ -63,6 +66,11 @@ export function crudContract(resource: {
   } satisfies Record<string, Operation>
 }
 
+/** The service of a log: its list, and the query the list and its export share. */
+type LogService<Row> = ListService<Row> & {
+  query(filters: any): ModelQueryBuilderContract<LucidModel, Row>
+}
+
 /** The service of an admin resource with the five CRUD actions. */
 type CrudService<Row> = ListService<Row> & {
   show(id: number, viewer: Actor): Promise<Row>
@@ -94,6 +102,28 @@ export abstract class ListController<Row, Service extends ListService<Row> = Lis
 }
 
 /**
+ * A log's list and its export (`export` in the contract): the rows the list's filters match, as
+ * the list shows them, in `csv`'s columns.
+ */
+export abstract class LogController<
+  Row,
+  Service extends LogService<Row> = LogService<Row>,
+> extends ListController<Row, Service> {
+  /** The file name's stem and the columns. */
+  protected abstract csv: { name: string; columns: CsvColumns }
+
+  async export(ctx: HttpContext) {
+    const filters = await ctx.request.validateUsing(this.validator('export'))
+    return sendExport(ctx, {
+      ...this.csv,
+      query: this.service.query(filters),
+      filters,
+      toObject: (row: Row) => new this.transformer(row).toObject(),
+    })
+  }
+}
+
+/**
  * An admin resource's index/show/store/update/destroy: each validates with its contract's
  * validator, calls the service with the caller, and answers `present(row)` (201 on store, 204 on
  * destroy). The rules (checks, audit row, 404) are the service's.
@@ -102,9 +132,13 @@ export abstract class CrudController<
   Row,
   Service extends CrudService<Row> = CrudService<Row>,
 > extends ListController<Row, Service> {
-  /** The answer about one row (a controller may choose a variant). */
+  /** The transformer's variant for the answers about one row (default: `toObject`). */
+  protected variant?: string
+
   protected present(row: Row): ItemContract<any, any, any> {
-    return this.transformer.transform(row)
+    const item = this.transformer.transform(row)
+    // The variant is a method of the subclass's own transformer (checked when it serializes).
+    return this.variant ? item.useVariant(this.variant as never) : item
   }
 
   async show(ctx: HttpContext) {

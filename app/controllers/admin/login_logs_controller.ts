@@ -1,18 +1,17 @@
 import { inject } from '@adonisjs/core'
-import type { HttpContext } from '@adonisjs/core/http'
 import type LoginLog from '#models/login_log'
-import { ListController, listContract } from '#controllers/admin/crud'
+import { LogController, listContract } from '#controllers/admin/crud'
 import LoginLogService from '#services/admin/login_log_service'
 import LoginLogTransformer from '#transformers/admin/login_log_transformer'
 import { exportLoginLogsValidator, listLoginLogsValidator } from '#validators/admin/login_log'
 import { contract } from '#openapi/contract'
-import { exportOperation, sendExport } from '#services/admin/list_export'
+import { exportOperation } from '#services/admin/list_export'
 import { loginLogSchema } from '#transformers/admin/login_log_transformer'
 import { loginLogCsv } from '#resources/login_logs'
 
 /** /api/admin/login-logs: every login attempt, newest first. */
 @inject()
-export default class LoginLogsController extends ListController<LoginLog> {
+export default class LoginLogsController extends LogController<LoginLog> {
   static contract = contract({
     ...listContract(
       'Login log: every attempt and its outcome',
@@ -23,19 +22,9 @@ export default class LoginLogsController extends ListController<LoginLog> {
   })
 
   protected transformer = LoginLogTransformer
+  protected csv = { name: 'login-logs', columns: loginLogCsv }
 
   constructor(protected service: LoginLogService) {
     super()
-  }
-
-  async export(ctx: HttpContext) {
-    const filters = await ctx.request.validateUsing(exportLoginLogsValidator)
-    return sendExport(ctx, {
-      name: 'login-logs',
-      query: this.service.query(filters),
-      filters,
-      columns: loginLogCsv,
-      toObject: (row) => new LoginLogTransformer(row).toObject(),
-    })
   }
 }

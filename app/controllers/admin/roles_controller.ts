@@ -44,13 +44,11 @@ export default class RolesController extends CrudController<Role> {
 
   protected transformer = RoleTransformer
 
+  /** Every answer about one role carries its menu ids. */
+  protected variant = 'toDetail'
+
   constructor(protected service: RoleService) {
     super()
-  }
-
-  /** Every answer about one role carries its menu ids (the detail variant). */
-  protected present(role: Role) {
-    return RoleTransformer.transform(role).useVariant('toDetail')
   }
 
   async assignMenus(ctx: HttpContext) {

@@ -137,6 +137,14 @@ function whereExact<Filters>(
 
 type ListFilters = { keyword?: string; sort?: string; pageNum?: number; pageSize?: number }
 
+/** How an admin list filters and orders (listPage). */
+export type Listing<Filters> = {
+  keyword?: string[]
+  exact: (keyof Filters & string)[]
+  sortable: Sortable
+  order: Order[]
+}
+
 /**
  * One page of an admin list: `keyword` searched in the `keyword` columns, each of `exact`
  * matched when given, ordered by `sort` or else by `order`.
@@ -144,16 +152,30 @@ type ListFilters = { keyword?: string; sort?: string; pageNum?: number; pageSize
 export function listPage<Row, Filters extends ListFilters>(
   query: ModelQueryBuilderContract<LucidModel, Row>,
   filters: Filters,
-  list: {
-    keyword?: string[]
-    exact: (keyof Filters & string)[]
-    sortable: Sortable
-    order: Order[]
-  }
+  list: Listing<Filters>
 ) {
   whereKeyword(query, list.keyword ?? [], filters.keyword)
   whereExact(query, filters, list.exact)
   return paginate(ordered(query, filters.sort, list.sortable, list.order), filters)
+}
+
+/**
+ * The reads of an admin resource kept in one model: a page of its list (`listing`), and one row
+ * by id or 404.
+ */
+export abstract class ResourceService<Model extends LucidModel, Filters extends ListFilters> {
+  constructor(
+    protected model: Model,
+    protected listing: Listing<Filters>
+  ) {}
+
+  list(filters: Filters) {
+    return listPage(this.model.query(), filters, this.listing)
+  }
+
+  show(id: number) {
+    return findOr404(this.model, id)
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Infer } from '@vinejs/vine/types'
 import DictType from '#models/dict_type'
 import DictItem from '#models/dict_item'
 import { notFound } from '#exceptions/api_exception'
-import { type Actor, BY_SORT, findOr404, listPage } from '#services/admin/common'
+import { type Actor, BY_SORT, ResourceService, findOr404, listPage } from '#services/admin/common'
 import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
 import { dictItemSort, dictTypeSort } from '#resources/dicts'
@@ -22,18 +22,17 @@ import type {
  * whole rule. A duplicate type code, or item value within a type, is a 409 from the unique index.
  * Every write bumps settings_version by trigger (GET /api/dicts/:code: app/services/settings_reads.ts).
  */
-export default class DictService {
-  list(filters: Infer<typeof listDictTypesValidator>) {
-    return listPage(DictType.query(), filters, {
+export default class DictService extends ResourceService<
+  typeof DictType,
+  Infer<typeof listDictTypesValidator>
+> {
+  constructor() {
+    super(DictType, {
       keyword: ['code', 'name'],
       exact: ['status'],
       sortable: dictTypeSort,
       order: [{ column: 'id', order: 'asc' }],
     })
-  }
-
-  show(id: number) {
-    return findOr404(DictType, id)
   }
 
   create(actor: Actor, data: Infer<typeof createDictTypeValidator>) {

@@ -4,7 +4,7 @@ import type { ModelAttributes } from '@adonisjs/lucid/types/model'
 import type { Infer } from '@vinejs/vine/types'
 import Menu, { type MenuType } from '#models/menu'
 import { FieldError, conflict } from '#exceptions/api_exception'
-import { type Actor, BY_SORT, findOr404, forest, listPage } from '#services/admin/common'
+import { type Actor, BY_SORT, ResourceService, findOr404, forest } from '#services/admin/common'
 import { type MenuNode, menuSort } from '#resources/menus'
 import { createAudited, deleteAudited, saveAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
@@ -67,7 +67,10 @@ export async function withAncestors(
  * The menu tree (directories, pages and buttons) for editing. Type-specific rules are checked on
  * the merged record, so a partial update cannot leave a node in a shape a create would refuse.
  */
-export default class MenuService {
+export default class MenuService extends ResourceService<
+  typeof Menu,
+  Infer<typeof listMenusValidator>
+> {
   /**
    * Every node, or only the ids in `only` (a holder's nodes: with their ancestors, as held nodes
    * always come, so the tree stays connected).
@@ -78,17 +81,13 @@ export default class MenuService {
     return forest(await query, (menu, children: MenuNode[]) => ({ menu, children }))
   }
 
-  list(filters: Infer<typeof listMenusValidator>) {
-    return listPage(Menu.query(), filters, {
+  constructor() {
+    super(Menu, {
       keyword: ['name', 'path', 'permission'],
       exact: ['type', 'status', 'parentId'],
       sortable: menuSort,
       order: BY_SORT,
     })
-  }
-
-  async show(id: number) {
-    return findOr404(Menu, id)
   }
 
   async create(actor: Actor, data: Infer<typeof createMenuValidator>) {

@@ -3,7 +3,7 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { Infer } from '@vinejs/vine/types'
 import Role from '#models/role'
 import { conflict, forbidden } from '#exceptions/api_exception'
-import { type Actor, BY_SORT, findOr404, listPage } from '#services/admin/common'
+import { type Actor, BY_SORT, ResourceService, findOr404 } from '#services/admin/common'
 import { roleSort } from '#resources/roles'
 import { auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
@@ -27,9 +27,12 @@ import type {
  * super_admin role (and any system role) holds every permission implicitly and is protected as
  * data: it cannot be deleted, disabled, re-coded or given a menu set, not even by a super admin.
  */
-export default class RoleService {
-  list(filters: Infer<typeof listRolesValidator>) {
-    return listPage(Role.query(), filters, {
+export default class RoleService extends ResourceService<
+  typeof Role,
+  Infer<typeof listRolesValidator>
+> {
+  constructor() {
+    super(Role, {
       keyword: ['name', 'code'],
       exact: ['status'],
       sortable: roleSort,
@@ -37,8 +40,9 @@ export default class RoleService {
     })
   }
 
+  /** With its menus and custom-scope departments. */
   async show(id: number) {
-    const role = await findOr404(Role, id)
+    const role = await super.show(id)
     await role.load('menus')
     await role.load('depts')
     return role

@@ -84,7 +84,11 @@ export default defineConfig({
 
   hooks: {
     init: [
-      indexEntities({ transformers: { enabled: true } }),
+      // app/controllers/**/*_controller.ts (admin/crud.ts is the CRUD controllers' base class).
+      indexEntities({
+        controllers: { glob: ['**/*_controller.ts'] },
+        transformers: { enabled: true },
+      }),
       // app/policies/*_policy.ts -> #generated/policies (grant_rule.ts and holdings.ts are helpers).
       indexPolicies({ glob: ['**/*_policy.ts'] }),
     ],

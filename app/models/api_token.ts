@@ -1,21 +1,15 @@
-import { BaseModel, belongsTo, column } from '@adonisjs/lucid/orm'
-import type { BelongsTo } from '@adonisjs/lucid/types/relations'
-import User from '#models/user'
-
-const epoch = (value: unknown) => (value === null || value === undefined ? null : Number(value))
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { epochOrNull, ownedByUser } from '#models/mixins/owned_by_user'
 
 /**
  * An API token (app/auth/api_tokens.ts). The token itself is never stored: `tokenHash` is its
  * SHA-256 digest and is never serialized. Times are epoch milliseconds.
  */
-export default class ApiToken extends BaseModel {
+export default class ApiToken extends ownedByUser(BaseModel) {
   static table = 'api_tokens'
 
   @column({ isPrimary: true })
   declare id: number
-
-  @column()
-  declare userId: number
 
   @column()
   declare name: string
@@ -38,17 +32,11 @@ export default class ApiToken extends BaseModel {
   declare tokenVersion: number
 
   @column({ consume: Number })
-  declare createdAt: number
-
-  @column({ consume: Number })
   declare expiresAt: number
 
-  @column({ consume: epoch })
+  @column({ consume: epochOrNull })
   declare lastUsedAt: number | null
 
   @column()
   declare lastUsedIp: string | null
-
-  @belongsTo(() => User)
-  declare user: BelongsTo<typeof User>
 }

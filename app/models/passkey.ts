@@ -1,21 +1,15 @@
-import { BaseModel, belongsTo, column } from '@adonisjs/lucid/orm'
-import type { BelongsTo } from '@adonisjs/lucid/types/relations'
-import User from '#models/user'
-
-const epoch = (value: unknown) => (value === null || value === undefined ? null : Number(value))
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { epochOrNull, ownedByUser } from '#models/mixins/owned_by_user'
 
 /**
  * A passkey (WebAuthn credential) of an administrator (app/auth/passkeys.ts). `credentialId` and
  * `publicKey` are base64url; `counter` is the last signature counter seen. Times are epoch ms.
  */
-export default class Passkey extends BaseModel {
+export default class Passkey extends ownedByUser(BaseModel) {
   static table = 'passkeys'
 
   @column({ isPrimary: true })
   declare id: number
-
-  @column()
-  declare userId: number
 
   @column({ serializeAs: null })
   declare credentialId: string
@@ -38,12 +32,6 @@ export default class Passkey extends BaseModel {
   @column()
   declare name: string
 
-  @column({ consume: Number })
-  declare createdAt: number
-
-  @column({ consume: epoch })
+  @column({ consume: epochOrNull })
   declare lastUsedAt: number | null
-
-  @belongsTo(() => User)
-  declare user: BelongsTo<typeof User>
 }

@@ -1,7 +1,7 @@
 import vine from '@vinejs/vine'
 import { ALL_PERMISSION_CODES } from '#auth/permissions'
 import { MAX_TTL_DAYS } from '#auth/api_tokens'
-import { optionalText, pageFields, plainText, sortField } from '#validators/admin/common'
+import { listValidator, optionalText, plainText } from '#validators/admin/common'
 import { apiTokenSort } from '#resources/api_tokens'
 import { line } from '#validators/text'
 
@@ -19,8 +19,6 @@ export const createApiTokenValidator = vine.create({
 })
 
 /** GET /api/admin/tokens: every account's tokens, optionally of the account named `account`. */
-export const listApiTokensValidator = vine.create({
-  ...pageFields,
+export const listApiTokensValidator = listValidator(apiTokenSort, {
   account: optionalText(64),
-  sort: sortField(apiTokenSort),
 })

@@ -1,4 +1,5 @@
 import vine from '@vinejs/vine'
+import type { SchemaTypes } from '@vinejs/vine/types'
 import { PASSWORD_MAX } from '#resources/users'
 import { line, token } from '#validators/text'
 
@@ -20,38 +21,35 @@ const password = () => vine.string().minLength(1).maxLength(PASSWORD_MAX)
 const extensionResults = () => vine.object({}).allowUnknownProperties().optional()
 const attachment = () => vine.enum(['platform', 'cross-platform'] as const).optional()
 
-/** A registration response (navigator.credentials.create, as JSON). */
-const registrationResponse = () =>
+/** A credential as JSON (navigator.credentials.create or get), with its own `response`. */
+const credential = <Response extends Record<string, SchemaTypes>>(response: Response) =>
   vine.object({
     id: credentialId(),
     rawId: credentialId(),
     type: vine.enum(['public-key'] as const),
-    response: vine.object({
-      clientDataJSON: base64url(4096),
-      attestationObject: base64url(65_536),
-      authenticatorData: base64url(65_536).optional(),
-      transports: vine.array(token(32)).maxLength(10).optional(),
-      publicKeyAlgorithm: vine.number().withoutDecimals().optional(),
-      publicKey: base64url(4096).optional(),
-    }),
+    response: vine.object(response),
     authenticatorAttachment: attachment(),
     clientExtensionResults: extensionResults(),
   })
 
+/** A registration response (navigator.credentials.create, as JSON). */
+const registrationResponse = () =>
+  credential({
+    clientDataJSON: base64url(4096),
+    attestationObject: base64url(65_536),
+    authenticatorData: base64url(65_536).optional(),
+    transports: vine.array(token(32)).maxLength(10).optional(),
+    publicKeyAlgorithm: vine.number().withoutDecimals().optional(),
+    publicKey: base64url(4096).optional(),
+  })
+
 /** An authentication response (navigator.credentials.get, as JSON). */
 export const assertionResponse = () =>
-  vine.object({
-    id: credentialId(),
-    rawId: credentialId(),
-    type: vine.enum(['public-key'] as const),
-    response: vine.object({
-      clientDataJSON: base64url(4096),
-      authenticatorData: base64url(4096),
-      signature: base64url(1024),
-      userHandle: base64url(128).optional(),
-    }),
-    authenticatorAttachment: attachment(),
-    clientExtensionResults: extensionResults(),
+  credential({
+    clientDataJSON: base64url(4096),
+    authenticatorData: base64url(4096),
+    signature: base64url(1024),
+    userHandle: base64url(128).optional(),
   })
 
 const mfaToken = () => token(128).regex(/^[A-Za-z0-9_-]+$/)

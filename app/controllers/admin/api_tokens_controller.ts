@@ -1,5 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
+import type ApiToken from '#models/api_token'
+import { ListController, listContract } from '#controllers/admin/crud'
 import ApiTokenService from '#services/api_token_service'
 import { actorOf } from '#services/admin/common'
 import ApiTokenTransformer, { apiTokenSchema } from '#transformers/admin/api_token_transformer'
@@ -8,25 +10,24 @@ import { contract } from '#openapi/contract'
 
 /** /api/admin/tokens: every account's API tokens, and revoking one (grant rule). */
 @inject()
-export default class ApiTokensController {
+export default class ApiTokensController extends ListController<ApiToken> {
   static contract = contract({
-    index: {
-      summary: 'API tokens of every account (never the tokens themselves)',
-      query: listApiTokensValidator,
-      page: apiTokenSchema,
-    },
+    ...listContract(
+      'API tokens of every account (never the tokens themselves)',
+      listApiTokensValidator,
+      apiTokenSchema
+    ),
     destroy: { summary: "Revoke an account's API token (grant rule)", status: 204 },
   })
 
-  constructor(protected tokens: ApiTokenService) {}
+  protected transformer = ApiTokenTransformer
 
-  async index({ request, serialize }: HttpContext) {
-    const page = await this.tokens.list(await request.validateUsing(listApiTokensValidator))
-    return serialize(ApiTokenTransformer.paginate(page.rows, page.meta))
+  constructor(protected service: ApiTokenService) {
+    super()
   }
 
   async destroy(ctx: HttpContext) {
-    await this.tokens.revoke(actorOf(ctx), Number(ctx.params.id))
+    await this.service.revoke(actorOf(ctx), Number(ctx.params.id))
     return ctx.response.noContent()
   }
 }

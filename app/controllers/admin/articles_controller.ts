@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import type Article from '#models/article'
+import { CrudController, crudContract } from '#controllers/admin/crud'
 import ArticleService from '#services/admin/article_service'
 import { actorOf } from '#services/admin/common'
 import ArticleTransformer from '#transformers/admin/article_transformer'
@@ -21,28 +22,25 @@ import {
  * public module has its own controller, service and transformer.
  */
 @inject()
-export default class ArticlesController {
+export default class ArticlesController extends CrudController<Article> {
   static contract = contract({
-    index: {
-      summary: 'List articles (every status)',
-      query: listArticlesValidator,
-      page: adminArticleSchema,
-    },
-    show: { summary: 'One article with content', data: adminArticleDetailSchema },
-    store: {
-      summary: 'Create an article',
-      body: createArticleValidator,
-      status: 201,
-      data: adminArticleDetailSchema,
-      errors: [409],
-    },
-    update: {
-      summary: 'Update an article',
-      body: updateArticleValidator,
-      data: adminArticleDetailSchema,
-      errors: [409],
-    },
-    destroy: { summary: 'Delete an article', status: 204 },
+    ...crudContract({
+      schema: adminArticleSchema,
+      detail: adminArticleDetailSchema,
+      validators: {
+        list: listArticlesValidator,
+        create: createArticleValidator,
+        update: updateArticleValidator,
+      },
+      summaries: {
+        index: 'List articles (every status)',
+        show: 'One article with content',
+        store: 'Create an article',
+        update: 'Update an article',
+        destroy: 'Delete an article',
+      },
+      conflicts: ['store', 'update'],
+    }),
     publish: {
       summary: 'Publish now, or schedule with a future publishedAt',
       body: publishArticleValidator,
@@ -51,45 +49,22 @@ export default class ArticlesController {
     unpublish: { summary: 'Back to draft', data: adminArticleDetailSchema },
   })
 
-  constructor(protected articles: ArticleService) {}
+  protected transformer = ArticleTransformer
 
-  async index(ctx: HttpContext) {
-    const filters = await ctx.request.validateUsing(listArticlesValidator)
-    const page = await this.articles.list(actorOf(ctx), filters)
-    return ctx.serialize(ArticleTransformer.paginate(page.rows, page.meta))
-  }
+  /** Every answer about one article carries its content. */
+  protected variant = 'toDetail'
 
-  async show(ctx: HttpContext) {
-    return ctx.serialize(detail(await this.articles.show(actorOf(ctx), ctx.params.id)))
-  }
-
-  async store(ctx: HttpContext) {
-    const data = await ctx.request.validateUsing(createArticleValidator)
-    const article = await this.articles.create(actorOf(ctx), data)
-    ctx.response.status(201)
-    return ctx.serialize(detail(article))
-  }
-
-  async update(ctx: HttpContext) {
-    const data = await ctx.request.validateUsing(updateArticleValidator)
-    return ctx.serialize(detail(await this.articles.update(actorOf(ctx), ctx.params.id, data)))
-  }
-
-  async destroy(ctx: HttpContext) {
-    await this.articles.destroy(actorOf(ctx), ctx.params.id)
-    return ctx.response.noContent()
+  constructor(protected service: ArticleService) {
+    super()
   }
 
   async publish(ctx: HttpContext) {
     const { publishedAt } = await ctx.request.validateUsing(publishArticleValidator)
-    const article = await this.articles.publish(actorOf(ctx), ctx.params.id, publishedAt)
-    return ctx.serialize(detail(article))
+    const article = await this.service.publish(actorOf(ctx), ctx.params.id, publishedAt)
+    return ctx.serialize(this.present(article))
   }
 
   async unpublish(ctx: HttpContext) {
-    return ctx.serialize(detail(await this.articles.unpublish(actorOf(ctx), ctx.params.id)))
+    return ctx.serialize(this.present(await this.service.unpublish(actorOf(ctx), ctx.params.id)))
   }
 }
-
-/** Every answer about one article carries its content (the detail variant). */
-const detail = (article: Article) => ArticleTransformer.transform(article).useVariant('toDetail')

@@ -2,6 +2,8 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import DictService from '#services/admin/dict_service'
 import { actorOf } from '#services/admin/common'
+import { CrudController, crudContract } from '#controllers/admin/crud'
+import type DictType from '#models/dict_type'
 import DictTypeTransformer, {
   DictItemTransformer,
   dictItemSchema,
@@ -19,23 +21,24 @@ import { contract } from '#openapi/contract'
 
 /** /api/admin/dicts and /api/admin/dicts/:code/items (start/routes/admin.ts declares the codes). */
 @inject()
-export default class DictsController {
+export default class DictsController extends CrudController<DictType> {
   static contract = contract({
-    index: { summary: 'List dictionaries', query: listDictTypesValidator, page: dictTypeSchema },
-    show: { summary: 'One dictionary', data: dictTypeSchema },
-    store: {
-      summary: 'Create a dictionary (its code is set once)',
-      body: createDictTypeValidator,
-      status: 201,
-      data: dictTypeSchema,
-      errors: [409],
-    },
-    update: {
-      summary: 'Rename or enable/disable a dictionary',
-      body: updateDictTypeValidator,
-      data: dictTypeSchema,
-    },
-    destroy: { summary: 'Delete a dictionary and its items', status: 204 },
+    ...crudContract({
+      schema: dictTypeSchema,
+      validators: {
+        list: listDictTypesValidator,
+        create: createDictTypeValidator,
+        update: updateDictTypeValidator,
+      },
+      summaries: {
+        index: 'List dictionaries',
+        show: 'One dictionary',
+        store: 'Create a dictionary (its code is set once)',
+        update: 'Rename or enable/disable a dictionary',
+        destroy: 'Delete a dictionary and its items',
+      },
+      conflicts: ['store'],
+    }),
     items: {
       summary: "A dictionary's items",
       query: listDictItemsValidator,
@@ -57,56 +60,33 @@ export default class DictsController {
     destroyItem: { summary: 'Delete an item', status: 204 },
   })
 
-  constructor(protected dicts: DictService) {}
+  protected transformer = DictTypeTransformer
 
-  async index(ctx: HttpContext) {
-    const page = await this.dicts.list(await ctx.request.validateUsing(listDictTypesValidator))
-    return ctx.serialize(DictTypeTransformer.paginate(page.rows, page.meta))
-  }
-
-  async show(ctx: HttpContext) {
-    return ctx.serialize(DictTypeTransformer.transform(await this.dicts.show(ctx.params.id)))
-  }
-
-  async store(ctx: HttpContext) {
-    const data = await ctx.request.validateUsing(createDictTypeValidator)
-    const type = await this.dicts.create(actorOf(ctx), data)
-    ctx.response.status(201)
-    return ctx.serialize(DictTypeTransformer.transform(type))
-  }
-
-  async update(ctx: HttpContext) {
-    const data = await ctx.request.validateUsing(updateDictTypeValidator)
-    const type = await this.dicts.update(actorOf(ctx), ctx.params.id, data)
-    return ctx.serialize(DictTypeTransformer.transform(type))
-  }
-
-  async destroy(ctx: HttpContext) {
-    await this.dicts.destroy(actorOf(ctx), ctx.params.id)
-    return ctx.response.noContent()
+  constructor(protected service: DictService) {
+    super()
   }
 
   async items(ctx: HttpContext) {
     const filters = await ctx.request.validateUsing(listDictItemsValidator)
-    const page = await this.dicts.items(ctx.params.code, filters)
+    const page = await this.service.items(ctx.params.code, filters)
     return ctx.serialize(DictItemTransformer.paginate(page.rows, page.meta))
   }
 
   async storeItem(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(createDictItemValidator)
-    const item = await this.dicts.createItem(actorOf(ctx), ctx.params.code, data)
+    const item = await this.service.createItem(actorOf(ctx), ctx.params.code, data)
     ctx.response.status(201)
     return ctx.serialize(DictItemTransformer.transform(item))
   }
 
   async updateItem(ctx: HttpContext) {
     const data = await ctx.request.validateUsing(updateDictItemValidator)
-    const item = await this.dicts.updateItem(actorOf(ctx), ctx.params.code, ctx.params.id, data)
+    const item = await this.service.updateItem(actorOf(ctx), ctx.params.code, ctx.params.id, data)
     return ctx.serialize(DictItemTransformer.transform(item))
   }
 
   async destroyItem(ctx: HttpContext) {
-    await this.dicts.destroyItem(actorOf(ctx), ctx.params.code, ctx.params.id)
+    await this.service.destroyItem(actorOf(ctx), ctx.params.code, ctx.params.id)
     return ctx.response.noContent()
   }
 }

@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import type Role from '#models/role'
+import { CrudController, crudContract } from '#controllers/admin/crud'
 import RoleService from '#services/admin/role_service'
 import { actorOf } from '#services/admin/common'
 import RoleTransformer from '#transformers/admin/role_transformer'
@@ -15,24 +16,25 @@ import { roleDetailSchema, roleSchema } from '#transformers/admin/role_transform
 
 /** /api/admin/roles: each route declares its permission in start/routes/admin.ts. */
 @inject()
-export default class RolesController {
+export default class RolesController extends CrudController<Role> {
   static contract = contract({
-    index: { summary: 'List roles', query: listRolesValidator, page: roleSchema },
-    show: { summary: 'One role with its menu ids', data: roleDetailSchema },
-    store: {
-      summary: 'Create a role (menus only among those the caller holds)',
-      body: createRoleValidator,
-      status: 201,
-      data: roleDetailSchema,
-      errors: [409],
-    },
-    update: {
-      summary: 'Update a role',
-      body: updateRoleValidator,
-      data: roleDetailSchema,
-      errors: [409],
-    },
-    destroy: { summary: 'Delete a role', status: 204, errors: [409] },
+    ...crudContract({
+      schema: roleSchema,
+      detail: roleDetailSchema,
+      validators: {
+        list: listRolesValidator,
+        create: createRoleValidator,
+        update: updateRoleValidator,
+      },
+      summaries: {
+        index: 'List roles',
+        show: 'One role with its menu ids',
+        store: 'Create a role (menus only among those the caller holds)',
+        update: 'Update a role',
+        destroy: 'Delete a role',
+      },
+      conflicts: ['store', 'update', 'destroy'],
+    }),
     assignMenus: {
       summary: "Replace a role's menus (grant rule)",
       body: assignMenusValidator,
@@ -40,39 +42,19 @@ export default class RolesController {
     },
   })
 
-  constructor(protected roles: RoleService) {}
+  protected transformer = RoleTransformer
 
-  async index({ request, serialize }: HttpContext) {
-    const page = await this.roles.list(await request.validateUsing(listRolesValidator))
-    return serialize(RoleTransformer.paginate(page.rows, page.meta))
-  }
+  /** Every answer about one role carries its menu ids. */
+  protected variant = 'toDetail'
 
-  async show({ params, serialize }: HttpContext) {
-    return serialize(detail(await this.roles.show(params.id)))
-  }
-
-  async store(ctx: HttpContext) {
-    const data = await ctx.request.validateUsing(createRoleValidator)
-    const role = await this.roles.create(actorOf(ctx), data)
-    ctx.response.status(201)
-    return ctx.serialize(detail(role))
-  }
-
-  async update(ctx: HttpContext) {
-    const data = await ctx.request.validateUsing(updateRoleValidator)
-    return ctx.serialize(detail(await this.roles.update(actorOf(ctx), ctx.params.id, data)))
-  }
-
-  async destroy(ctx: HttpContext) {
-    await this.roles.destroy(actorOf(ctx), ctx.params.id)
-    return ctx.response.noContent()
+  constructor(protected service: RoleService) {
+    super()
   }
 
   async assignMenus(ctx: HttpContext) {
     const { menuIds } = await ctx.request.validateUsing(assignMenusValidator)
-    return ctx.serialize(detail(await this.roles.assignMenus(actorOf(ctx), ctx.params.id, menuIds)))
+    return ctx.serialize(
+      this.present(await this.service.assignMenus(actorOf(ctx), ctx.params.id, menuIds))
+    )
   }
 }
-
-/** Every answer about one role carries its menu ids (the detail variant). */
-const detail = (role: Role) => RoleTransformer.transform(role).useVariant('toDetail')

@@ -1,5 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
+import type AdminSession from '#models/admin_session'
+import { ListController, listContract } from '#controllers/admin/crud'
 import SessionService from '#services/admin/session_service'
 import { actorOf } from '#services/admin/common'
 import SessionTransformer, { sessionSchema } from '#transformers/admin/session_transformer'
@@ -8,25 +10,20 @@ import { contract } from '#openapi/contract'
 
 /** /api/admin/sessions: online administrators and force logout. */
 @inject()
-export default class SessionsController {
+export default class SessionsController extends ListController<AdminSession> {
   static contract = contract({
-    index: {
-      summary: 'Online administrators (live sessions)',
-      query: listSessionsValidator,
-      page: sessionSchema,
-    },
+    ...listContract('Online administrators (live sessions)', listSessionsValidator, sessionSchema),
     destroy: { summary: 'Force logout: end a session (grant rule)', status: 204 },
   })
 
-  constructor(protected sessions: SessionService) {}
+  protected transformer = SessionTransformer
 
-  async index({ request, serialize }: HttpContext) {
-    const page = await this.sessions.list(await request.validateUsing(listSessionsValidator))
-    return serialize(SessionTransformer.paginate(page.rows, page.meta))
+  constructor(protected service: SessionService) {
+    super()
   }
 
   async destroy(ctx: HttpContext) {
-    await this.sessions.forceLogout(actorOf(ctx), ctx.params.id)
+    await this.service.forceLogout(actorOf(ctx), ctx.params.id)
     return ctx.response.noContent()
   }
 }

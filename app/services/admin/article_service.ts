@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { Infer } from '@vinejs/vine/types'
 import Article from '#models/article'
 import { conflict } from '#exceptions/api_exception'
-import { type Actor, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, listPage } from '#services/admin/common'
 import { articleSort } from '#resources/articles'
 import { SCOPED, type Viewer, findInScope, scoped } from '#services/admin/data_scope'
 import { createAudited, deleteAudited, saveAudited } from '#services/admin/writes'
@@ -44,16 +44,16 @@ export function firstFreeSlug(base: string, taken: ReadonlySet<string>) {
  * Status changes go through publish/unpublish only, which need their own permission.
  */
 export default class ArticleService {
-  async list(viewer: Viewer, filters: Infer<typeof listArticlesValidator>) {
-    const query = scoped(Article.query(), SCOPED.articles, viewer).preload('author')
-    whereKeyword(query, ['title', 'slug'], filters.keyword)
-    if (filters.status) query.where('status', filters.status)
-    if (filters.category) query.where('category', filters.category)
-    const order = ordered(query, filters.sort, articleSort, [{ column: 'id', order: 'desc' }])
-    return paginate(order, filters)
+  list(filters: Infer<typeof listArticlesValidator>, viewer: Viewer) {
+    return listPage(scoped(Article.query(), SCOPED.articles, viewer).preload('author'), filters, {
+      keyword: ['title', 'slug'],
+      exact: ['status', 'category'],
+      sortable: articleSort,
+      order: [{ column: 'id', order: 'desc' }],
+    })
   }
 
-  async show(viewer: Viewer, id: number) {
+  async show(id: number, viewer: Viewer) {
     return this.withAuthor(await this.find(viewer, id))
   }
 

@@ -60,6 +60,12 @@ export async function paginate<Row>(
 
 type Order = { column: string; order: 'asc' | 'desc' }
 
+/** The default order of a hand-ordered list (roles, menus, departments, dictionary items). */
+export const BY_SORT: Order[] = [
+  { column: 'sort', order: 'asc' },
+  { column: 'id', order: 'asc' },
+]
+
 /**
  * Orders a list query by its `sort` (a value of the resource's `sortable` allow-list, checked by
  * its validator), the id breaking ties in the same direction so pages never overlap; without
@@ -117,6 +123,78 @@ export function whereKeyword(
   })
 }
 
+/** Each of `exact` matched to its column exactly, when the filter gives it. */
+function whereExact<Filters>(
+  query: ModelQueryBuilderContract<LucidModel, any>,
+  filters: Filters,
+  exact: (keyof Filters & string)[]
+) {
+  for (const key of exact) {
+    const value = filters[key] as string | number | undefined
+    if (value) query.where(query.model.$getColumn(key)!.columnName, value)
+  }
+}
+
+type ListFilters = { keyword?: string; sort?: string; pageNum?: number; pageSize?: number }
+
+/** How an admin list filters and orders (listPage). */
+export type Listing<Filters> = {
+  keyword?: string[]
+  exact: (keyof Filters & string)[]
+  sortable: Sortable
+  order: Order[]
+}
+
+/**
+ * One page of an admin list: `keyword` searched in the `keyword` columns, each of `exact`
+ * matched when given, ordered by `sort` or else by `order`.
+ */
+export function listPage<Row, Filters extends ListFilters>(
+  query: ModelQueryBuilderContract<LucidModel, Row>,
+  filters: Filters,
+  list: Listing<Filters>
+) {
+  whereKeyword(query, list.keyword ?? [], filters.keyword)
+  whereExact(query, filters, list.exact)
+  return paginate(ordered(query, filters.sort, list.sortable, list.order), filters)
+}
+
+/**
+ * The reads of an admin resource kept in one model: a page of its list (`listing`), and one row
+ * by id or 404.
+ */
+export abstract class ResourceService<Model extends LucidModel, Filters extends ListFilters> {
+  constructor(
+    protected model: Model,
+    protected listing: Listing<Filters>
+  ) {}
+
+  list(filters: Filters) {
+    return listPage(this.model.query(), filters, this.listing)
+  }
+
+  show(id: number) {
+    return findOr404(this.model, id)
+  }
+}
+
+/**
+ * Rows of a tree (departments, menus) as nodes under their parents, in the rows' order: a row
+ * whose parent is not among them is a root.
+ */
+export function forest<Row extends { id: number; parentId: number | null }, Node>(
+  rows: Row[],
+  node: (row: Row, children: Node[]) => Node
+): Node[] {
+  const children = new Map<number, Node[]>(rows.map((row) => [row.id, []]))
+  const roots: Node[] = []
+  for (const row of rows) {
+    const siblings = row.parentId === null ? undefined : children.get(row.parentId)
+    ;(siblings ?? roots).push(node(row, children.get(row.id)!))
+  }
+  return roots
+}
+
 /**
  * The query of a log (login attempts, audit rows), shared by its list and its export: each of
  * `exact` matches its column exactly when given; `from`/`to` bound created_at to [from, to);
@@ -129,10 +207,7 @@ export function logQuery<Model extends LucidModel, Filters extends LogFilters>(
   sortable: Sortable
 ) {
   const query = model.query()
-  for (const key of exact) {
-    const value = filters[key] as string | number | undefined
-    if (value) query.where(model.$getColumn(key)!.columnName, value)
-  }
+  whereExact(query, filters, exact)
   // Bound in the connection's own date format: SQLite compares stored dates as text.
   const format = query.client.dialect.dateTimeFormat
   const at = (date: Date) => DateTime.fromJSDate(date).toUTC().toFormat(format)

@@ -4,7 +4,7 @@ import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import type { Infer } from '@vinejs/vine/types'
 import Dept from '#models/dept'
 import { FieldError, conflict, notFound } from '#exceptions/api_exception'
-import { type Actor, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, BY_SORT, forest, listPage } from '#services/admin/common'
 import { auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
 import type { Viewer } from '#services/admin/data_scope'
@@ -26,16 +26,13 @@ import type {
  */
 export default class DeptService {
   /** A page of the departments the viewer sees, by (sort, id) unless `sort` says otherwise. */
-  async list(viewer: Viewer, filters: Infer<typeof listDeptsValidator>) {
-    const query = this.seenBy(viewer, Dept.query())
-    whereKeyword(query, ['name'], filters.keyword)
-    if (filters.status) query.where('status', filters.status)
-    if (filters.parentId) query.where('parent_id', filters.parentId)
-    const order = ordered(query, filters.sort, deptSort, [
-      { column: 'sort', order: 'asc' },
-      { column: 'id', order: 'asc' },
-    ])
-    return paginate(order, filters)
+  list(filters: Infer<typeof listDeptsValidator>, viewer: Viewer) {
+    return listPage(this.seenBy(viewer, Dept.query()), filters, {
+      keyword: ['name'],
+      exact: ['status', 'parentId'],
+      sortable: deptSort,
+      order: BY_SORT,
+    })
   }
 
   /**
@@ -44,17 +41,10 @@ export default class DeptService {
    */
   async tree(viewer: Viewer): Promise<DeptNode[]> {
     const depts = await this.seenBy(viewer, Dept.query()).orderBy('sort').orderBy('id')
-    const nodes = new Map<number, DeptNode>(depts.map((dept) => [dept.id, { dept, children: [] }]))
-    const roots: DeptNode[] = []
-    for (const node of nodes.values()) {
-      const parent = node.dept.parentId === null ? undefined : nodes.get(node.dept.parentId)
-      if (parent) parent.children.push(node)
-      else roots.push(node)
-    }
-    return roots
+    return forest(depts, (dept, children: DeptNode[]) => ({ dept, children }))
   }
 
-  async show(viewer: Viewer, id: number, client?: QueryClientContract) {
+  async show(id: number, viewer: Viewer, client?: QueryClientContract) {
     const dept = await this.seenBy(viewer, Dept.query(client ? { client } : undefined))
       .where('id', id)
       .first()
@@ -82,7 +72,7 @@ export default class DeptService {
   async update(actor: Actor, id: number, data: Infer<typeof updateDeptValidator>) {
     return db.transaction(async (trx) => {
       await lockTree(trx)
-      const dept = await this.show(actor, id, trx)
+      const dept = await this.show(id, actor, trx)
       const parents = await deptParents(trx)
       const moved = data.parentId !== undefined && data.parentId !== dept.parentId
       const parentId = data.parentId ?? null
@@ -111,7 +101,7 @@ export default class DeptService {
   async destroy(actor: Actor, id: number) {
     await db.transaction(async (trx) => {
       await lockTree(trx)
-      const dept = await this.show(actor, id, trx)
+      const dept = await this.show(id, actor, trx)
       await actor.bouncer.with(DeptPolicy).authorize('delete', dept)
       if (await trx.from('depts').where('parent_id', dept.id).select('id').first()) {
         throw conflict('departmentStillHasSub')

@@ -4,7 +4,7 @@ import type { Infer } from '@vinejs/vine/types'
 import DictType from '#models/dict_type'
 import DictItem from '#models/dict_item'
 import { notFound } from '#exceptions/api_exception'
-import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, BY_SORT, ResourceService, findOr404, listPage } from '#services/admin/common'
 import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
 import { dictItemSort, dictTypeSort } from '#resources/dicts'
@@ -22,19 +22,17 @@ import type {
  * whole rule. A duplicate type code, or item value within a type, is a 409 from the unique index.
  * Every write bumps settings_version by trigger (GET /api/dicts/:code: app/services/settings_reads.ts).
  */
-export default class DictService {
-  async list(filters: Infer<typeof listDictTypesValidator>) {
-    const query = DictType.query()
-    whereKeyword(query, ['code', 'name'], filters.keyword)
-    if (filters.status) query.where('status', filters.status)
-    return paginate(
-      ordered(query, filters.sort, dictTypeSort, [{ column: 'id', order: 'asc' }]),
-      filters
-    )
-  }
-
-  show(id: number) {
-    return findOr404(DictType, id)
+export default class DictService extends ResourceService<
+  typeof DictType,
+  Infer<typeof listDictTypesValidator>
+> {
+  constructor() {
+    super(DictType, {
+      keyword: ['code', 'name'],
+      exact: ['status'],
+      sortable: dictTypeSort,
+      order: [{ column: 'id', order: 'asc' }],
+    })
   }
 
   create(actor: Actor, data: Infer<typeof createDictTypeValidator>) {
@@ -59,13 +57,11 @@ export default class DictService {
   /** The items of type `code` (404 for an unknown type), by (sort, id). */
   async items(code: string, filters: Infer<typeof listDictItemsValidator>) {
     await this.typeOf(code)
-    const query = DictItem.query().where('type_code', code)
-    if (filters.status) query.where('status', filters.status)
-    const order = ordered(query, filters.sort, dictItemSort, [
-      { column: 'sort', order: 'asc' },
-      { column: 'id', order: 'asc' },
-    ])
-    return paginate(order, filters)
+    return listPage(DictItem.query().where('type_code', code), filters, {
+      exact: ['status'],
+      sortable: dictItemSort,
+      order: BY_SORT,
+    })
   }
 
   createItem(actor: Actor, code: string, data: Infer<typeof createDictItemValidator>) {

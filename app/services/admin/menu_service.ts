@@ -4,7 +4,7 @@ import type { ModelAttributes } from '@adonisjs/lucid/types/model'
 import type { Infer } from '@vinejs/vine/types'
 import Menu, { type MenuType } from '#models/menu'
 import { FieldError, conflict } from '#exceptions/api_exception'
-import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, BY_SORT, ResourceService, findOr404, forest } from '#services/admin/common'
 import { type MenuNode, menuSort } from '#resources/menus'
 import { createAudited, deleteAudited, saveAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
@@ -67,7 +67,10 @@ export async function withAncestors(
  * The menu tree (directories, pages and buttons) for editing. Type-specific rules are checked on
  * the merged record, so a partial update cannot leave a node in a shape a create would refuse.
  */
-export default class MenuService {
+export default class MenuService extends ResourceService<
+  typeof Menu,
+  Infer<typeof listMenusValidator>
+> {
   /**
    * Every node, or only the ids in `only` (a holder's nodes: with their ancestors, as held nodes
    * always come, so the tree stays connected).
@@ -75,32 +78,16 @@ export default class MenuService {
   async tree(only?: ReadonlySet<number>): Promise<MenuNode[]> {
     const query = Menu.query().orderBy('sort', 'asc').orderBy('id', 'asc')
     if (only) query.whereIn('id', [...only])
-    const menus = await query
-    const nodes = new Map<number, MenuNode>(menus.map((menu) => [menu.id, { menu, children: [] }]))
-    const roots: MenuNode[] = []
-    for (const node of nodes.values()) {
-      const parent = node.menu.parentId === null ? undefined : nodes.get(node.menu.parentId)
-      if (parent) parent.children.push(node)
-      else roots.push(node)
-    }
-    return roots
+    return forest(await query, (menu, children: MenuNode[]) => ({ menu, children }))
   }
 
-  async list(filters: Infer<typeof listMenusValidator>) {
-    const query = Menu.query()
-    whereKeyword(query, ['name', 'path', 'permission'], filters.keyword)
-    if (filters.type) query.where('type', filters.type)
-    if (filters.status) query.where('status', filters.status)
-    if (filters.parentId) query.where('parent_id', filters.parentId)
-    const order = ordered(query, filters.sort, menuSort, [
-      { column: 'sort', order: 'asc' },
-      { column: 'id', order: 'asc' },
-    ])
-    return paginate(order, filters)
-  }
-
-  async show(id: number) {
-    return findOr404(Menu, id)
+  constructor() {
+    super(Menu, {
+      keyword: ['name', 'path', 'permission'],
+      exact: ['type', 'status', 'parentId'],
+      sortable: menuSort,
+      order: BY_SORT,
+    })
   }
 
   async create(actor: Actor, data: Infer<typeof createMenuValidator>) {

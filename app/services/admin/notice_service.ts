@@ -2,7 +2,7 @@ import { DateTime } from 'luxon'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Infer } from '@vinejs/vine/types'
 import Notice from '#models/notice'
-import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, ResourceService, findOr404 } from '#services/admin/common'
 import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
 import { noticeSort } from '#resources/notices'
@@ -16,18 +16,17 @@ import type {
  * Notices to administrators (their own view: app/services/own_notice_service.ts). A notice
  * published without a time is published now; a later time schedules it.
  */
-export default class NoticeService {
-  async list(filters: Infer<typeof listNoticesValidator>) {
-    const query = Notice.query()
-    whereKeyword(query, ['title'], filters.keyword)
-    if (filters.status) query.where('status', filters.status)
-    if (filters.level) query.where('level', filters.level)
-    const order = ordered(query, filters.sort, noticeSort, [{ column: 'id', order: 'desc' }])
-    return paginate(order, filters)
-  }
-
-  show(id: number) {
-    return findOr404(Notice, id)
+export default class NoticeService extends ResourceService<
+  typeof Notice,
+  Infer<typeof listNoticesValidator>
+> {
+  constructor() {
+    super(Notice, {
+      keyword: ['title'],
+      exact: ['status', 'level'],
+      sortable: noticeSort,
+      order: [{ column: 'id', order: 'desc' }],
+    })
   }
 
   create(actor: Actor, data: Infer<typeof createNoticeValidator>) {

@@ -2,7 +2,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Infer } from '@vinejs/vine/types'
 import Param, { type ParamType, parseParamValue } from '#models/param'
 import { FieldError, conflict } from '#exceptions/api_exception'
-import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, ResourceService, findOr404 } from '#services/admin/common'
 import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
 import { paramSort } from '#resources/params'
@@ -17,19 +17,17 @@ import type {
  * with before/after, and bumps settings_version by trigger (GET /api/params/:key). A system
  * parameter (seeded) keeps its key and is never deleted (409).
  */
-export default class ParamService {
-  async list(filters: Infer<typeof listParamsValidator>) {
-    const query = Param.query()
-    whereKeyword(query, ['key', 'remark'], filters.keyword)
-    if (filters.type) query.where('type', filters.type)
-    return paginate(
-      ordered(query, filters.sort, paramSort, [{ column: 'key', order: 'asc' }]),
-      filters
-    )
-  }
-
-  show(id: number) {
-    return findOr404(Param, id)
+export default class ParamService extends ResourceService<
+  typeof Param,
+  Infer<typeof listParamsValidator>
+> {
+  constructor() {
+    super(Param, {
+      keyword: ['key', 'remark'],
+      exact: ['type'],
+      sortable: paramSort,
+      order: [{ column: 'key', order: 'asc' }],
+    })
   }
 
   create(actor: Actor, data: Infer<typeof createParamValidator>) {

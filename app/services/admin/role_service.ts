@@ -3,7 +3,7 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { Infer } from '@vinejs/vine/types'
 import Role from '#models/role'
 import { conflict, forbidden } from '#exceptions/api_exception'
-import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
+import { type Actor, BY_SORT, ResourceService, findOr404 } from '#services/admin/common'
 import { roleSort } from '#resources/roles'
 import { auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
@@ -27,20 +27,22 @@ import type {
  * super_admin role (and any system role) holds every permission implicitly and is protected as
  * data: it cannot be deleted, disabled, re-coded or given a menu set, not even by a super admin.
  */
-export default class RoleService {
-  async list(filters: Infer<typeof listRolesValidator>) {
-    const query = Role.query()
-    whereKeyword(query, ['name', 'code'], filters.keyword)
-    if (filters.status) query.where('status', filters.status)
-    const order = ordered(query, filters.sort, roleSort, [
-      { column: 'sort', order: 'asc' },
-      { column: 'id', order: 'asc' },
-    ])
-    return paginate(order, filters)
+export default class RoleService extends ResourceService<
+  typeof Role,
+  Infer<typeof listRolesValidator>
+> {
+  constructor() {
+    super(Role, {
+      keyword: ['name', 'code'],
+      exact: ['status'],
+      sortable: roleSort,
+      order: BY_SORT,
+    })
   }
 
+  /** With its menus and custom-scope departments. */
   async show(id: number) {
-    const role = await findOr404(Role, id)
+    const role = await super.show(id)
     await role.load('menus')
     await role.load('depts')
     return role

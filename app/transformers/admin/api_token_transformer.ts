@@ -3,6 +3,7 @@ import type ApiToken from '#models/api_token'
 import { named } from '#openapi/schema'
 import { adminApiToken } from '#resources/api_tokens'
 import { apiTokenFields } from '#transformers/auth/own_api_token_transformer'
+import { ownerOf } from '#transformers/admin/session_transformer'
 
 /** Response contract (OpenAPI): an API token as the monitors' list shows it. */
 export const apiTokenSchema = named('ApiToken', adminApiToken.schema)
@@ -10,12 +11,10 @@ export const apiTokenSchema = named('ApiToken', adminApiToken.schema)
 /** Any account's API token, with its owner (`user` is preloaded); never the token itself. */
 export default class ApiTokenTransformer extends BaseTransformer<ApiToken> {
   toObject() {
-    const { user } = this.resource
     return {
       ...this.pick(this.resource, adminApiToken.keys),
       ...apiTokenFields(this.resource),
-      account: user?.account ?? null,
-      nickname: user?.nickname ?? null,
+      ...ownerOf(this.resource),
     }
   }
 }

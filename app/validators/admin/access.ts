@@ -1,22 +1,17 @@
 import vine from '@vinejs/vine'
-import { pageFields, sortField } from '#validators/admin/common'
+import { listValidator } from '#validators/admin/common'
 import { accessChangeSort, accessHolderSort } from '#resources/access'
 
 /** GET /api/admin/access/codes/:code: a page of the holders. */
-export const accessHoldersValidator = vine.create({
-  ...pageFields,
-  sort: sortField(accessHolderSort),
-})
+export const accessHoldersValidator = listValidator(accessHolderSort, {})
 
 /**
  * GET /api/admin/access/changes: ISO 8601 instants, `from` inclusive, `to` exclusive (by default
  * the last 30 days up to now); the period is bounded by the service (MAX_CHANGES_DAYS).
  */
-export const accessChangesValidator = vine.create({
-  ...pageFields,
+export const accessChangesValidator = listValidator(accessChangeSort, {
   from: vine.date({ formats: ['iso8601'] }).optional(),
   to: vine.date({ formats: ['iso8601'] }).optional(),
-  sort: sortField(accessChangeSort),
 })
 
 /** GET /api/admin/access/export: CSV only (the matrix is for a periodic review, read as text). */

@@ -2,14 +2,13 @@ import vine from '@vinejs/vine'
 import { DateTime } from 'luxon'
 import { ARTICLE_CATEGORIES, ARTICLE_STATUSES } from '#models/article'
 import {
-  UNSAFE_URL_CHARACTERS,
   formatRule,
   isHttpsUrl,
+  listValidator,
   nullableLines,
   nullableText,
   optionalText,
-  pageFields,
-  sortField,
+  UNSAFE_URL_CHARACTERS,
 } from '#validators/admin/common'
 import { articleSort } from '#resources/articles'
 import { line, lines } from '#validators/text'
@@ -62,12 +61,10 @@ const isoDateTime = vine.createRule((value, _options, field) => {
   }
 })
 
-export const listArticlesValidator = vine.create({
-  ...pageFields,
+export const listArticlesValidator = listValidator(articleSort, {
   keyword: optionalText(100),
   status: vine.enum(ARTICLE_STATUSES).optional(),
   category: vine.enum(ARTICLE_CATEGORIES).optional(),
-  sort: sortField(articleSort),
 })
 
 /** The title is one line; summary, content and the internal note may span lines. */

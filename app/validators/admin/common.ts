@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import type { VineString } from '@vinejs/vine'
-import type { Validation } from '@vinejs/vine/types'
+import type { SchemaTypes, Validation } from '@vinejs/vine/types'
 import type { Sortable } from '#openapi/schema'
 import { line, lines } from '#validators/text'
 
@@ -29,6 +29,18 @@ export const pageFields = {
  * 422; the document lists the values as the parameter's enum.
  */
 export const sortField = (sortable: Sortable) => vine.enum(sortable.values).optional()
+
+/**
+ * The query validator of an admin list: the page, the list's own `filters`, and `sort` among the
+ * resource's `sortable` fields.
+ */
+export const listValidator = <Filters extends Record<string, SchemaTypes>>(
+  sortable: Sortable,
+  filters: Filters
+) => vine.create({ ...pageFields, ...filters, sort: sortField(sortable) })
+
+/** The hand-set display order of a row among its siblings (roles, menus, departments, items). */
+export const sortOrderField = () => vine.number().withoutDecimals().min(0).max(1_000_000)
 
 /** `format` of an export (GET .../export, app/services/admin/list_export.ts). */
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const

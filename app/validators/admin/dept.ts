@@ -1,10 +1,10 @@
 import vine from '@vinejs/vine'
 import {
   idField,
+  listValidator,
   optionalText,
-  pageFields,
   plainText,
-  sortField,
+  sortOrderField,
   statusField,
 } from '#validators/admin/common'
 import { deptSort } from '#resources/depts'
@@ -15,26 +15,23 @@ import { line } from '#validators/text'
  * what) are the department service's and DeptPolicy's.
  */
 const name = () => line(64).minLength(1).use(plainText())
-const sort = () => vine.number().withoutDecimals().min(0).max(1_000_000)
 
-export const listDeptsValidator = vine.create({
-  ...pageFields,
+export const listDeptsValidator = listValidator(deptSort, {
   parentId: idField().optional(),
   keyword: optionalText(64),
   status: statusField().optional(),
-  sort: sortField(deptSort),
 })
 
 export const createDeptValidator = vine.create({
   parentId: idField().nullable().optional(),
   name: name(),
-  sort: sort().optional(),
+  sort: sortOrderField().optional(),
   status: statusField().optional(),
 })
 
 export const updateDeptValidator = vine.create({
   parentId: idField().nullable().optional(),
   name: name().optional(),
-  sort: sort().optional(),
+  sort: sortOrderField().optional(),
   status: statusField().optional(),
 })

@@ -1,10 +1,10 @@
 import vine from '@vinejs/vine'
 import {
+  listValidator,
   nullableLines,
   optionalText,
-  pageFields,
   plainText,
-  sortField,
+  sortOrderField,
   statusField,
 } from '#validators/admin/common'
 import { dictItemSort, dictTypeSort } from '#resources/dicts'
@@ -16,7 +16,6 @@ import { line } from '#validators/text'
  */
 export const DICT_CODE = /^[a-z][a-z0-9_]{0,63}$/
 const label = () => line(64).minLength(1).use(plainText())
-const sort = () => vine.number().withoutDecimals().min(0).max(1_000_000)
 /** A style hint such as `success` or `text-red`: an identifier, never markup. */
 const cssClass = () =>
   line(64)
@@ -24,11 +23,9 @@ const cssClass = () =>
     .nullable()
     .optional()
 
-export const listDictTypesValidator = vine.create({
-  ...pageFields,
+export const listDictTypesValidator = listValidator(dictTypeSort, {
   keyword: optionalText(64),
   status: statusField().optional(),
-  sort: sortField(dictTypeSort),
 })
 
 export const createDictTypeValidator = vine.create({
@@ -44,16 +41,14 @@ export const updateDictTypeValidator = vine.create({
   remark: nullableLines(255),
 })
 
-export const listDictItemsValidator = vine.create({
-  ...pageFields,
+export const listDictItemsValidator = listValidator(dictItemSort, {
   status: statusField().optional(),
-  sort: sortField(dictItemSort),
 })
 
 export const createDictItemValidator = vine.create({
   label: label(),
   value: label(),
-  sort: sort().optional(),
+  sort: sortOrderField().optional(),
   status: statusField().optional(),
   cssClass: cssClass(),
 })
@@ -61,7 +56,7 @@ export const createDictItemValidator = vine.create({
 export const updateDictItemValidator = vine.create({
   label: label().optional(),
   value: label().optional(),
-  sort: sort().optional(),
+  sort: sortOrderField().optional(),
   status: statusField().optional(),
   cssClass: cssClass(),
 })

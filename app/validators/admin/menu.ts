@@ -1,16 +1,16 @@
 import vine from '@vinejs/vine'
 import { MENU_TYPES } from '#models/menu'
 import {
-  UNSAFE_URL_CHARACTERS,
   formatRule,
   idField,
   isHttpsUrl,
+  listValidator,
   nullableText,
   optionalText,
-  pageFields,
   plainText,
-  sortField,
+  sortOrderField,
   statusField,
+  UNSAFE_URL_CHARACTERS,
 } from '#validators/admin/common'
 import { menuSort } from '#resources/menus'
 import { line } from '#validators/text'
@@ -73,18 +73,16 @@ const fields = {
   component: nullableText(200, component()),
   icon: nullableText(100, icon()),
   permission: line(100).regex(PERMISSION_CODE_FORMAT).nullable().optional(),
-  sort: vine.number().withoutDecimals().min(0).max(1_000_000).optional(),
+  sort: sortOrderField().optional(),
   visible: vine.boolean().optional(),
   status: statusField().optional(),
 }
 
-export const listMenusValidator = vine.create({
-  ...pageFields,
+export const listMenusValidator = listValidator(menuSort, {
   keyword: optionalText(64),
   type: vine.enum(MENU_TYPES).optional(),
   status: statusField().optional(),
   parentId: idField().optional(),
-  sort: sortField(menuSort),
 })
 
 export const createMenuValidator = vine.create({

@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import { NOTICE_LEVELS, NOTICE_STATUSES } from '#models/notice'
-import { optionalText, pageFields, plainText, sortField } from '#validators/admin/common'
+import { listValidator, optionalText, plainText } from '#validators/admin/common'
 import { dateTimeField } from '#validators/admin/article'
 import { noticeSort } from '#resources/notices'
 import { line, lines } from '#validators/text'
@@ -12,12 +12,10 @@ import { line, lines } from '#validators/text'
 const title = () => line(128).minLength(1).use(plainText())
 const body = () => lines(20_000).minLength(1)
 
-export const listNoticesValidator = vine.create({
-  ...pageFields,
+export const listNoticesValidator = listValidator(noticeSort, {
   keyword: optionalText(100),
   status: vine.enum(NOTICE_STATUSES).optional(),
   level: vine.enum(NOTICE_LEVELS).optional(),
-  sort: sortField(noticeSort),
 })
 
 export const createNoticeValidator = vine.create({

@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import { PARAM_TYPES } from '#models/param'
-import { nullableLines, optionalText, pageFields, sortField } from '#validators/admin/common'
+import { listValidator, nullableLines, optionalText } from '#validators/admin/common'
 import { paramSort } from '#resources/params'
 import { line, lines } from '#validators/text'
 
@@ -13,11 +13,9 @@ export const PARAM_KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,99}$/
 /** May span lines (a JSON value, a text block); other control characters are refused. */
 const value = () => lines(10_000, { trim: false })
 
-export const listParamsValidator = vine.create({
-  ...pageFields,
+export const listParamsValidator = listValidator(paramSort, {
   keyword: optionalText(100),
   type: vine.enum(PARAM_TYPES).optional(),
-  sort: sortField(paramSort),
 })
 
 export const createParamValidator = vine.create({

@@ -2,10 +2,10 @@ import vine from '@vinejs/vine'
 import { DATA_SCOPES } from '#models/role'
 import {
   idListField,
+  listValidator,
   nullableLines,
   optionalText,
-  pageFields,
-  sortField,
+  sortOrderField,
   statusField,
 } from '#validators/admin/common'
 import { roleSort } from '#resources/roles'
@@ -21,20 +21,16 @@ const code = () =>
     .regex(/^[a-z][a-z0-9_-]*$/)
 const name = () => line(64).minLength(1)
 
-const sort = () => vine.number().withoutDecimals().min(0).max(1_000_000)
-
-export const listRolesValidator = vine.create({
-  ...pageFields,
+export const listRolesValidator = listValidator(roleSort, {
   keyword: optionalText(64),
   status: statusField().optional(),
-  sort: sortField(roleSort),
 })
 
 export const createRoleValidator = vine.create({
   code: code(),
   name: name(),
   status: statusField().optional(),
-  sort: sort().optional(),
+  sort: sortOrderField().optional(),
   remark: nullableLines(500),
   menuIds: idListField().optional(),
   /** `self` when left out (least privilege). */
@@ -47,7 +43,7 @@ export const updateRoleValidator = vine.create({
   code: code().optional(),
   name: name().optional(),
   status: statusField().optional(),
-  sort: sort().optional(),
+  sort: sortOrderField().optional(),
   remark: nullableLines(500),
   dataScope: vine.enum(DATA_SCOPES).optional(),
   deptIds: idListField().optional(),

@@ -6,7 +6,10 @@ import type { SchemaTypes } from '@vinejs/vine/types'
  * what a new record stores when it is left out are all derived from it (writable, below).
  */
 export type WritableField = {
-  /** The field's VineJS rule with its limits, `.optional()` where a body may leave it out. */
+  /**
+   * The field's VineJS rule with its limits, as a create takes it: `.optional()` where it may be
+   * left out (an update may always leave it out).
+   */
   rule: () => SchemaTypes
   /** `false`: only a create sets it (set once, or written through its own endpoint). */
   update?: false
@@ -27,8 +30,10 @@ export type WritableField = {
 
 type Fields = Record<string, WritableField>
 type RuleOf<F extends WritableField> = ReturnType<F['rule']>
+/** A rule as an update takes it: optional (an update leaves out what it does not change). */
+type Optional<R> = R extends { optional(): infer O } ? O : R
 type Updated<F extends Fields> = {
-  [K in keyof F as F[K] extends { update: false } ? never : K]: RuleOf<F[K]>
+  [K in keyof F as F[K] extends { update: false } ? never : K]: Optional<RuleOf<F[K]>>
 }
 type Imported<F extends Fields> = {
   [
@@ -38,6 +43,20 @@ type Imported<F extends Fields> = {
         ? K
         : never
   ]: F[K] extends { import: { rule: () => infer R } } ? R : RuleOf<F[K]>
+}
+
+/** The keys of the fields that have a default, and an input with them set. */
+type DefaultKeys<F extends Fields> = {
+  [K in keyof F]: F[K] extends { default: unknown } ? K : never
+}[keyof F]
+type Defaulted<F extends Fields, I> = Omit<I, DefaultKeys<F>> & {
+  [K in DefaultKeys<F> & keyof I]-?: Exclude<I[K], undefined>
+}
+
+/** The rule, optional: VineJS's `optional()` where the rule is not optional yet. */
+function optional(rule: SchemaTypes) {
+  const schema = rule as SchemaTypes & { optional?: () => SchemaTypes }
+  return typeof schema.optional === 'function' ? schema.optional() : rule
 }
 
 /**
@@ -56,8 +75,12 @@ export function writable<const F extends Fields>(fields: F) {
     fields,
     /** The create body's properties: every field. */
     create: () => rules(names) as { [K in keyof F]: RuleOf<F[K]> },
-    /** The update body's properties: every field a create does not set once. */
-    update: () => rules(names.filter((name) => fields[name].update !== false)) as Updated<F>,
+    /** The update body's properties: every field a create does not set once, optional. */
+    update: () =>
+      rules(
+        names.filter((name) => fields[name].update !== false),
+        (field) => () => optional(field.rule())
+      ) as Updated<F>,
     /** One import row's properties, by column. */
     importRow: () =>
       Object.fromEntries(
@@ -88,7 +111,7 @@ export function writable<const F extends Fields>(fields: F) {
         if (output[name] !== undefined || !('default' in fields[name])) continue
         output[name] = typeof fallback === 'function' ? fallback(input) : fallback
       }
-      return output as I
+      return output as Defaulted<F, I>
     },
   }
 }

@@ -7,7 +7,7 @@ import { notFound } from '#exceptions/api_exception'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
 import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
-import { dictItemSort, dictTypeSort } from '#resources/dicts'
+import { dictItemSort, dictItemWrites, dictTypeSort, dictTypeWrites } from '#resources/dicts'
 import type {
   createDictItemValidator,
   createDictTypeValidator,
@@ -38,12 +38,7 @@ export default class DictService {
   }
 
   create(actor: Actor, data: Infer<typeof createDictTypeValidator>) {
-    return createAudited(actor, 'dict', DictType, {
-      code: data.code,
-      name: data.name,
-      status: data.status ?? 'enabled',
-      remark: data.remark ?? null,
-    })
+    return createAudited(actor, 'dict', DictType, dictTypeWrites.withDefaults(data))
   }
 
   update(actor: Actor, id: number, data: Infer<typeof updateDictTypeValidator>) {
@@ -75,14 +70,7 @@ export default class DictService {
       actor,
       'dict_item',
       DictItem,
-      {
-        typeCode: code,
-        label: data.label,
-        value: data.value,
-        sort: data.sort ?? 0,
-        status: data.status ?? 'enabled',
-        cssClass: data.cssClass ?? null,
-      },
+      { typeCode: code, ...dictItemWrites.withDefaults(data) },
       typeExists
     )
   }

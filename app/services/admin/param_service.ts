@@ -5,7 +5,7 @@ import { FieldError, conflict } from '#exceptions/api_exception'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
 import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
-import { paramSort } from '#resources/params'
+import { paramSort, paramWrites } from '#resources/params'
 import type {
   createParamValidator,
   listParamsValidator,
@@ -35,12 +35,8 @@ export default class ParamService {
   create(actor: Actor, data: Infer<typeof createParamValidator>) {
     assertFits(data.type, data.value)
     return createAudited(actor, 'param', Param, {
-      key: data.key,
-      value: data.value,
-      type: data.type,
+      ...paramWrites.withDefaults(data),
       isSystem: false,
-      isPublic: data.isPublic ?? false,
-      remark: data.remark ?? null,
     })
   }
 

@@ -1,29 +1,11 @@
 import vine from '@vinejs/vine'
-import {
-  nullableLines,
-  optionalText,
-  pageFields,
-  plainText,
-  sortField,
-  statusField,
-} from '#validators/admin/common'
-import { dictItemSort, dictTypeSort } from '#resources/dicts'
-import { line } from '#validators/text'
+import { optionalText, pageFields, sortField, statusField } from '#validators/admin/common'
+import { dictItemSort, dictItemWrites, dictTypeSort, dictTypeWrites } from '#resources/dicts'
 
 /**
- * Request shapes of /api/admin/dicts (types) and /api/admin/dicts/:code/items. A type's code is
- * set once (items and clients name the type by it). Labels are shown as text: plain text only.
+ * Request shapes of /api/admin/dicts (types) and /api/admin/dicts/:code/items; the writable
+ * fields are declared beside the shapes (app/resources/dicts.ts).
  */
-export const DICT_CODE = /^[a-z][a-z0-9_]{0,63}$/
-const label = () => line(64).minLength(1).use(plainText())
-const sort = () => vine.number().withoutDecimals().min(0).max(1_000_000)
-/** A style hint such as `success` or `text-red`: an identifier, never markup. */
-const cssClass = () =>
-  line(64)
-    .regex(/^[A-Za-z][A-Za-z0-9_-]*$/)
-    .nullable()
-    .optional()
-
 export const listDictTypesValidator = vine.create({
   ...pageFields,
   keyword: optionalText(64),
@@ -31,18 +13,9 @@ export const listDictTypesValidator = vine.create({
   sort: sortField(dictTypeSort),
 })
 
-export const createDictTypeValidator = vine.create({
-  code: line(64).regex(DICT_CODE),
-  name: label(),
-  status: statusField().optional(),
-  remark: nullableLines(255),
-})
+export const createDictTypeValidator = vine.create(dictTypeWrites.create())
 
-export const updateDictTypeValidator = vine.create({
-  name: label().optional(),
-  status: statusField().optional(),
-  remark: nullableLines(255),
-})
+export const updateDictTypeValidator = vine.create(dictTypeWrites.update())
 
 export const listDictItemsValidator = vine.create({
   ...pageFields,
@@ -50,18 +23,6 @@ export const listDictItemsValidator = vine.create({
   sort: sortField(dictItemSort),
 })
 
-export const createDictItemValidator = vine.create({
-  label: label(),
-  value: label(),
-  sort: sort().optional(),
-  status: statusField().optional(),
-  cssClass: cssClass(),
-})
+export const createDictItemValidator = vine.create(dictItemWrites.create())
 
-export const updateDictItemValidator = vine.create({
-  label: label().optional(),
-  value: label().optional(),
-  sort: sort().optional(),
-  status: statusField().optional(),
-  cssClass: cssClass(),
-})
+export const updateDictItemValidator = vine.create(dictItemWrites.update())

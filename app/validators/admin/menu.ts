@@ -10,6 +10,7 @@ import {
   pageFields,
   plainText,
   sortField,
+  sortOrder,
   statusField,
 } from '#validators/admin/common'
 import { menuSort } from '#resources/menus'
@@ -73,7 +74,7 @@ const fields = {
   component: nullableText(200, component()),
   icon: nullableText(100, icon()),
   permission: line(100).regex(PERMISSION_CODE_FORMAT).nullable().optional(),
-  sort: vine.number().withoutDecimals().min(0).max(1_000_000).optional(),
+  sort: sortOrder().optional(),
   visible: vine.boolean().optional(),
   status: statusField().optional(),
 }

@@ -49,8 +49,9 @@ type Imported<F extends Fields> = {
 type DefaultKeys<F extends Fields> = {
   [K in keyof F]: F[K] extends { default: unknown } ? K : never
 }[keyof F]
+type DefaultOf<D> = D extends (...args: any[]) => infer R ? R : D
 type Defaulted<F extends Fields, I> = Omit<I, DefaultKeys<F>> & {
-  [K in DefaultKeys<F> & keyof I]-?: Exclude<I[K], undefined>
+  [K in DefaultKeys<F> & keyof I]-?: Exclude<I[K], undefined> | DefaultOf<F[K]['default']>
 }
 
 /** The rule, optional: VineJS's `optional()` where the rule is not optional yet. */

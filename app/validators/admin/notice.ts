@@ -1,17 +1,9 @@
 import vine from '@vinejs/vine'
 import { NOTICE_LEVELS, NOTICE_STATUSES } from '#models/notice'
-import { optionalText, pageFields, plainText, sortField } from '#validators/admin/common'
-import { dateTimeField } from '#validators/admin/article'
-import { noticeSort } from '#resources/notices'
-import { line, lines } from '#validators/text'
+import { optionalText, pageFields, sortField } from '#validators/admin/common'
+import { noticeSort, noticeWrites } from '#resources/notices'
 
-/**
- * Request shapes of /api/admin/notices. The body is Markdown source (raw HTML in it is shown as
- * text: app/services/notice_markdown.ts). `publishedAt` defaults to now when published.
- */
-const title = () => line(128).minLength(1).use(plainText())
-const body = () => lines(20_000).minLength(1)
-
+/** Request shapes of /api/admin/notices; the writable fields: app/resources/notices.ts. */
 export const listNoticesValidator = vine.create({
   ...pageFields,
   keyword: optionalText(100),
@@ -20,18 +12,6 @@ export const listNoticesValidator = vine.create({
   sort: sortField(noticeSort),
 })
 
-export const createNoticeValidator = vine.create({
-  title: title(),
-  body: body(),
-  level: vine.enum(NOTICE_LEVELS).optional(),
-  status: vine.enum(NOTICE_STATUSES).optional(),
-  publishedAt: dateTimeField(),
-})
+export const createNoticeValidator = vine.create(noticeWrites.create())
 
-export const updateNoticeValidator = vine.create({
-  title: title().optional(),
-  body: body().optional(),
-  level: vine.enum(NOTICE_LEVELS).optional(),
-  status: vine.enum(NOTICE_STATUSES).optional(),
-  publishedAt: dateTimeField(),
-})
+export const updateNoticeValidator = vine.create(noticeWrites.update())

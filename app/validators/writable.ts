@@ -73,7 +73,6 @@ export function writable<const F extends Fields>(fields: F) {
   const imported = names.filter((name) => fields[name].import)
   const columnOf = (name: string) => fields[name].import?.column ?? name
   return {
-    fields,
     /** The create body's properties: every field. */
     create: () => rules(names) as { [K in keyof F]: RuleOf<F[K]> },
     /** The update body's properties: every field a create does not set once, optional. */
@@ -95,11 +94,11 @@ export function writable<const F extends Fields>(fields: F) {
     /** The template's example row. */
     example: imported.map((name) => fields[name].import!.example ?? ''),
     /** A row's input for the row validator, from its cells by column (missing: left out). */
-    cells(cells: Record<string, string | undefined>) {
+    cells(byColumn: Record<string, string | undefined>) {
       return Object.fromEntries(
         imported.map((name) => {
           const { cell } = fields[name].import!
-          const text = cells[columnOf(name)] ?? ''
+          const text = byColumn[columnOf(name)] ?? ''
           return [columnOf(name), cell ? cell(text) : text || undefined]
         })
       )

@@ -237,8 +237,8 @@ async function shapeRows(header: SheetRow, lines: SheetRow[]) {
     }
     if (formulas.length) continue
     try {
-      const cells = await importUserRowValidator.validate(userWrites.cells(raw))
-      const row = { row: number, ...cells }
+      const fields = await importUserRowValidator.validate(userWrites.cells(raw))
+      const row = { row: number, ...fields }
       const key = row.account.toLowerCase()
       if (seen.has(key)) {
         errors.push(

@@ -7,14 +7,16 @@ import { notFound } from '#exceptions/api_exception'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
 import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
-import { dictItemSort, dictItemWrites, dictTypeSort, dictTypeWrites } from '#resources/dicts'
-import type {
-  createDictItemValidator,
-  createDictTypeValidator,
-  listDictItemsValidator,
-  listDictTypesValidator,
-  updateDictItemValidator,
-  updateDictTypeValidator,
+import { dictItemSort, dictTypeSort } from '#resources/dicts'
+import {
+  type createDictItemValidator,
+  type createDictTypeValidator,
+  dictItemWrites,
+  dictTypeWrites,
+  type listDictItemsValidator,
+  type listDictTypesValidator,
+  type updateDictItemValidator,
+  type updateDictTypeValidator,
 } from '#validators/admin/dict'
 
 /**

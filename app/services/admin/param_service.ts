@@ -5,11 +5,12 @@ import { FieldError, conflict } from '#exceptions/api_exception'
 import { type Actor, findOr404, ordered, paginate, whereKeyword } from '#services/admin/common'
 import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
-import { paramSort, paramWrites } from '#resources/params'
-import type {
-  createParamValidator,
-  listParamsValidator,
-  updateParamValidator,
+import { paramSort } from '#resources/params'
+import {
+  type createParamValidator,
+  type listParamsValidator,
+  paramWrites,
+  type updateParamValidator,
 } from '#validators/admin/param'
 
 /**

@@ -1,5 +1,11 @@
 import { NOTICE_LEVELS, NOTICE_STATUSES } from '#models/notice'
+import vine from '@vinejs/vine'
+import { DateTime } from 'luxon'
 import { computed, s, shape, sortable } from '#openapi/schema'
+import { plainText } from '#validators/admin/common'
+import { dateTimeField } from '#validators/admin/article'
+import { line, lines } from '#validators/text'
+import { writable } from '#validators/writable'
 
 /** `body` is the Markdown source, `bodyHtml` its safe rendering. */
 export const notice = shape({
@@ -24,4 +30,21 @@ export const ownNotice = shape({
   level: s.enum(NOTICE_LEVELS),
   publishedAt: s.nullable(s.dateTime()),
   read: computed(s.boolean()),
+})
+
+/**
+ * What a request writes (app/validators/writable.ts: the validators of
+ * app/validators/admin/notice.ts and a new notice's defaults derive from it). The body is
+ * Markdown source (raw HTML in it is shown as text: app/services/notice_markdown.ts).
+ */
+export const noticeWrites = writable({
+  title: { rule: () => line(128).minLength(1).use(plainText()) },
+  body: { rule: () => lines(20_000).minLength(1) },
+  level: { rule: () => vine.enum(NOTICE_LEVELS).optional(), default: 'info' },
+  status: { rule: () => vine.enum(NOTICE_STATUSES).optional(), default: 'draft' },
+  /** Now, for a notice published without one. */
+  publishedAt: {
+    rule: dateTimeField,
+    default: (input: { status?: string }) => (input.status === 'published' ? DateTime.utc() : null),
+  },
 })

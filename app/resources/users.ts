@@ -1,6 +1,10 @@
+import vine from '@vinejs/vine'
 import { computed, enabledStatus, s, shape, sortable } from '#openapi/schema'
 import { csvColumns } from '#resources/csv_columns'
 import { roleSummary } from '#resources/roles'
+import { idField, idListField, statusField } from '#validators/admin/common'
+import { emailAddress, line } from '#validators/text'
+import { writable } from '#validators/writable'
 import type User from '#models/user'
 import type Role from '#models/role'
 
@@ -79,3 +83,59 @@ export type ShownUser = Pick<User, (typeof user.keys)[number]> & {
   roles: RoleSummaryFields[]
   $extras: { lockedUntil?: string | null }
 }
+
+/*
+| What a request writes to an account, one entry a field (app/validators/writable.ts): the
+| create and update bodies (app/validators/admin/user.ts, so also the OpenAPI document), the
+| import's columns and rows (app/services/admin/user_import.ts) and a new account's defaults
+| (createAccount, for the API, the import, commands and the seeder) are derived from it.
+*/
+
+const account = () =>
+  line(64)
+    .minLength(2)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]*$/)
+
+/** Also the own profile's (app/validators/profile.ts). */
+export const nickname = () => line(64)
+
+/** Also the own profile's (app/validators/profile.ts). */
+export const email = () =>
+  emailAddress()
+    .nullable()
+    .optional()
+    // Typed with undefined: a field left out stays out (the transform sees given values only).
+    .transform((value): string | null | undefined => value || null)
+
+// Bounded before hashing so a huge body is not hashed; the policy (the service's, the same for
+// the ace commands: length, not the account, not common) gives the precise message.
+export const password = () => vine.string().minLength(1).maxLength(PASSWORD_MAX)
+
+export const userWrites = writable({
+  account: { rule: account, update: false, import: { example: 'jdoe' } },
+  // The import generates it (app/services/admin_account_service.ts, generateCredentials).
+  password: { rule: password, update: false },
+  nickname: {
+    rule: () => nickname().optional(),
+    default: (input: { account: string }) => input.account,
+    import: { example: 'Jane Doe' },
+  },
+  email: { rule: email, default: null, import: { example: 'jane@example.com' } },
+  status: {
+    rule: () => statusField().optional(),
+    default: 'enabled',
+    import: { example: 'enabled' },
+  },
+  // Changed later through PUT /api/admin/users/:id/roles; the import names roles by code.
+  roleIds: {
+    rule: () => idListField().optional(),
+    update: false,
+    import: {
+      column: 'roles',
+      rule: () => vine.array(line(64).minLength(1)).maxLength(50),
+      cell: (text: string) => text.split(/[\s|]+/).filter(Boolean),
+    },
+  },
+  // None: seen by `all` scopes only.
+  deptId: { rule: () => idField().nullable().optional(), default: null, import: {} },
+})

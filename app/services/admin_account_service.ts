@@ -17,6 +17,7 @@ import { endSessionsOf } from '#auth/sessions'
 import { unlockKeys } from '#auth/limits'
 import { accountLimitKeys } from '#auth/login_limiter'
 import type { createUserValidator } from '#validators/admin/user'
+import { userWrites } from '#resources/users'
 import { passkeyIdsOf } from '#auth/passkeys'
 
 /** A random password that passes the policy: 18 characters from 13 random bytes. */
@@ -157,10 +158,7 @@ export async function unlockAccount(user: User) {
   await unlockKeys(accountLimitKeys(user.account, user.id, devices, await passkeyIdsOf(user.id)))
 }
 
-/**
- * A new account, as POST /api/admin/users takes it: the nickname defaults to the account name, no
- * department to none (seen by `all` scopes only).
- */
+/** A new account, as POST /api/admin/users takes it (defaults: newAccount). */
 type AccountInput = Infer<typeof createUserValidator>
 
 export type CreateAccountOptions = {
@@ -173,17 +171,15 @@ export type CreateAccountOptions = {
 }
 
 /**
- * What a new account starts with (createAccount, importAccounts): the password was chosen by
- * someone else than the owner, so the owner changes it at the first sign-in.
+ * What a new account starts with (createAccount, importAccounts): each field left out gets its
+ * default (declared with the field: `userWrites` in app/resources/users.ts); the password was
+ * chosen by someone else than the owner, so the owner changes it at the first sign-in.
  */
 function newAccount(input: AccountInput, digest: string) {
+  const { password, roleIds, ...fields } = userWrites.withDefaults(input)
   return {
-    account: input.account,
+    ...fields,
     password: digest,
-    nickname: input.nickname ?? input.account,
-    email: input.email ?? null,
-    status: input.status ?? 'enabled',
-    deptId: input.deptId ?? null,
     tokenVersion: 0,
     mustChangePassword: true,
     passwordChangedAt: DateTime.now(),

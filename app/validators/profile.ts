@@ -1,6 +1,5 @@
 import vine from '@vinejs/vine'
-import { email, nickname } from '#validators/admin/user'
-import { PASSWORD_MAX } from '#resources/users'
+import { PASSWORD_MAX, email, nickname } from '#resources/users'
 
 /**
  * PUT /api/auth/profile: what an administrator may change about themselves. The account name,

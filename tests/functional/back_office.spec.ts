@@ -513,6 +513,6 @@ test.group('User import', (group) => {
     const template = await client.get('/api/admin/users/import/template').loginAs(admin)
     template.assertStatus(200)
     assert.match(template.header('content-type') ?? '', /^text\/csv/)
-    assert.match(template.text(), /^\uFEFFaccount,nickname,email,deptId,roles,status\r\n/)
+    assert.match(template.text(), /^\uFEFFaccount,nickname,email,status,roles,deptId\r\n/)
   })
 })

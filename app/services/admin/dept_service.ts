@@ -11,7 +11,7 @@ import type { Viewer } from '#services/admin/data_scope'
 import DeptPolicy from '#policies/dept_policy'
 import { subtreeOf } from '#policies/grant_rule'
 import { deptParents } from '#policies/holdings'
-import { type DeptNode, deptSort } from '#resources/depts'
+import { type DeptNode, deptSort, deptWrites } from '#resources/depts'
 import type {
   createDeptValidator,
   listDeptsValidator,
@@ -53,17 +53,15 @@ export default class DeptService {
   }
 
   async create(actor: Actor, data: Infer<typeof createDeptValidator>) {
-    const parentId = data.parentId ?? null
+    const fields = deptWrites.withDefaults(data)
+    const parentId = fields.parentId ?? null
     return db.transaction(async (trx) => {
       await lockTree(trx)
       if (parentId !== null && !(await Dept.find(parentId, { client: trx }))) {
         throw new FieldError('parentId', 'parentDeptMissing', 'exists')
       }
       await actor.bouncer.with(DeptPolicy).authorize('create', parentId)
-      const created = await Dept.create(
-        { parentId, name: data.name, sort: data.sort ?? 0, status: data.status ?? 'enabled' },
-        { client: trx }
-      )
+      const created = await Dept.create(fields, { client: trx })
       await auditCreated(trx, actor, 'dept', created)
       return created
     })

@@ -8,13 +8,15 @@ import { type Actor, BY_SORT, ResourceService, findOr404, listPage } from '#serv
 import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
 import { dictItemSort, dictTypeSort } from '#resources/dicts'
-import type {
-  createDictItemValidator,
-  createDictTypeValidator,
-  listDictItemsValidator,
-  listDictTypesValidator,
-  updateDictItemValidator,
-  updateDictTypeValidator,
+import {
+  type createDictItemValidator,
+  type createDictTypeValidator,
+  dictItemWrites,
+  dictTypeWrites,
+  type listDictItemsValidator,
+  type listDictTypesValidator,
+  type updateDictItemValidator,
+  type updateDictTypeValidator,
 } from '#validators/admin/dict'
 
 /**
@@ -36,12 +38,7 @@ export default class DictService extends ResourceService<
   }
 
   create(actor: Actor, data: Infer<typeof createDictTypeValidator>) {
-    return createAudited(actor, 'dict', DictType, {
-      code: data.code,
-      name: data.name,
-      status: data.status ?? 'enabled',
-      remark: data.remark ?? null,
-    })
+    return createAudited(actor, 'dict', DictType, dictTypeWrites.withDefaults(data))
   }
 
   update(actor: Actor, id: number, data: Infer<typeof updateDictTypeValidator>) {
@@ -71,14 +68,7 @@ export default class DictService extends ResourceService<
       actor,
       'dict_item',
       DictItem,
-      {
-        typeCode: code,
-        label: data.label,
-        value: data.value,
-        sort: data.sort ?? 0,
-        status: data.status ?? 'enabled',
-        cssClass: data.cssClass ?? null,
-      },
+      { typeCode: code, ...dictItemWrites.withDefaults(data) },
       typeExists
     )
   }

@@ -5,7 +5,7 @@ import Notice from '#models/notice'
 import { type Actor, ResourceService, findOr404 } from '#services/admin/common'
 import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
-import { noticeSort } from '#resources/notices'
+import { noticeSort, noticeWrites } from '#resources/notices'
 import type {
   createNoticeValidator,
   listNoticesValidator,
@@ -30,13 +30,8 @@ export default class NoticeService extends ResourceService<
   }
 
   create(actor: Actor, data: Infer<typeof createNoticeValidator>) {
-    const status = data.status ?? 'draft'
     return createAudited(actor, 'notice', Notice, {
-      title: data.title,
-      body: data.body,
-      level: data.level ?? 'info',
-      status,
-      publishedAt: data.publishedAt ?? (status === 'published' ? DateTime.utc() : null),
+      ...noticeWrites.withDefaults(data),
       authorId: actor.id,
     })
   }

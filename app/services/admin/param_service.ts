@@ -6,10 +6,11 @@ import { type Actor, ResourceService, findOr404 } from '#services/admin/common'
 import { createAudited, destroyAudited, updateAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
 import { paramSort } from '#resources/params'
-import type {
-  createParamValidator,
-  listParamsValidator,
-  updateParamValidator,
+import {
+  type createParamValidator,
+  type listParamsValidator,
+  paramWrites,
+  type updateParamValidator,
 } from '#validators/admin/param'
 
 /**
@@ -33,12 +34,8 @@ export default class ParamService extends ResourceService<
   create(actor: Actor, data: Infer<typeof createParamValidator>) {
     assertFits(data.type, data.value)
     return createAudited(actor, 'param', Param, {
-      key: data.key,
-      value: data.value,
-      type: data.type,
+      ...paramWrites.withDefaults(data),
       isSystem: false,
-      isPublic: data.isPublic ?? false,
-      remark: data.remark ?? null,
     })
   }
 

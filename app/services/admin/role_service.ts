@@ -4,7 +4,7 @@ import type { Infer } from '@vinejs/vine/types'
 import Role from '#models/role'
 import { conflict, forbidden } from '#exceptions/api_exception'
 import { type Actor, BY_SORT, ResourceService, findOr404 } from '#services/admin/common'
-import { roleSort } from '#resources/roles'
+import { roleSort, roleWrites } from '#resources/roles'
 import { auditCreated, deleteAudited, saveAudited } from '#services/admin/writes'
 import { definedOnly } from '#core/defined_only'
 import { assertIdsExist, LINKS, readLinks, replaceLinks, uniqueIds } from '#services/admin/links'
@@ -68,26 +68,19 @@ export default class RoleService extends ResourceService<
 
   async create(actor: Actor, data: Infer<typeof createRoleValidator>) {
     await this.assertCodeFree(data.code)
-    const menuIds = uniqueIds(data.menuIds)
+    const { menuIds: menuIdsGiven, deptIds, dataScope, ...fields } = roleWrites.withDefaults(data)
+    const menuIds = uniqueIds(menuIdsGiven)
     const role = await db.transaction(async (trx) => {
       await assertIdsExist('menus', menuIds, 'menuIds', trx)
       const parents = menuIds.length ? await parentMap(trx) : new Map<number, number | null>()
       const granted = ancestorClosure(menuIds, parents)
-      const scope = await this.scopeOf(trx, data.dataScope ?? 'self', data.deptIds)
+      const scope = await this.scopeOf(trx, dataScope, deptIds)
       // A new role has no holders yet: `all` and custom departments are what it shows.
       const shows = deptsShown([scope], [], new Map())
       await actor.bouncer.with(RolePolicy).authorize('create', granted, shows)
       // isSystem is never taken from a request: only the seeder creates system roles.
       const created = await Role.create(
-        {
-          code: data.code,
-          name: data.name,
-          status: data.status ?? 'enabled',
-          sort: data.sort ?? 0,
-          remark: data.remark ?? null,
-          dataScope: scope.dataScope,
-          isSystem: false,
-        },
+        { ...fields, dataScope: scope.dataScope, isSystem: false },
         { client: trx }
       )
       if (granted.length) await created.related('menus').attach(granted, trx)

@@ -13,6 +13,7 @@ import { type Actor } from '#services/admin/common'
 import { audit } from '#services/admin/writes'
 import { FORMULA_START, csvCell } from '#services/admin/list_export'
 import { importUserRowValidator } from '#validators/admin/user'
+import { userWrites } from '#resources/users'
 import { type SheetLimits, type SheetRow, columnName, readFirstSheet } from '#core/xlsx_reader'
 import { SheetLimitError, SheetUnreadableError } from '#exceptions/internal_errors'
 
@@ -45,8 +46,8 @@ export const LIMITS: SheetLimits = {
   maxCellBytes: 32 * 1024,
   maxColumns: 64,
 }
-export const COLUMNS = ['account', 'nickname', 'email', 'deptId', 'roles', 'status'] as const
-type Column = (typeof COLUMNS)[number]
+/** The header names: the importable fields of `userWrites` (app/resources/users.ts), in order. */
+const COLUMNS = userWrites.columns
 
 type Row = Infer<typeof importUserRowValidator> & { row: number }
 
@@ -60,11 +61,7 @@ export type ImportResult = {
 /** The template: the header and one example row. */
 export function importTemplate() {
   const line = (cells: string[]) => cells.map(csvCell).join(',') + '\r\n'
-  return (
-    '\uFEFF' +
-    line([...COLUMNS]) +
-    line(['jdoe', 'Jane Doe', 'jane@example.com', '', '', 'enabled'])
-  )
+  return '\uFEFF' + line(COLUMNS) + line(userWrites.example)
 }
 
 export async function importUsers(
@@ -90,13 +87,9 @@ export async function importUsers(
     const roleIds = await roleIdsByCode(trx, rows)
     const users = await importAccounts(
       trx,
-      rows.map((row) => ({
-        account: row.account,
-        nickname: row.nickname,
-        email: row.email,
-        status: row.status,
-        deptId: row.deptId ?? null,
-        roleIds: row.roles.map((code) => roleIds.get(code)!),
+      rows.map(({ row, roles, ...fields }) => ({
+        ...fields,
+        roleIds: roles.map((code) => roleIds.get(code)!),
       })),
       credentials
     )
@@ -218,7 +211,7 @@ const cellTooLarge = (data: Record<string, string | number>) =>
 /** Each row's cells against the header and the row validator: the rows, and what is wrong. */
 async function shapeRows(header: SheetRow, lines: SheetRow[]) {
   const columns = header.cells
-  const unknown = columns.filter((name) => !(COLUMNS as readonly string[]).includes(name))
+  const unknown = columns.filter((name) => !COLUMNS.includes(name))
   if (unknown.length || !columns.includes('account')) {
     throw malformed('importHeader', { columns: COLUMNS.join(', ') })
   }
@@ -227,23 +220,16 @@ async function shapeRows(header: SheetRow, lines: SheetRow[]) {
   const seen = new Map<string, number>()
   for (const line of lines) {
     const number = line.number
-    const raw: Partial<Record<Column, string>> = {}
-    columns.forEach((name, j) => (raw[name as Column] = line.cells[j] ?? ''))
-    const formulas = columns.filter((name) => FORMULA_START.test(raw[name as Column] ?? ''))
+    const raw: Record<string, string> = {}
+    columns.forEach((name, j) => (raw[name] = line.cells[j] ?? ''))
+    const formulas = columns.filter((name) => FORMULA_START.test(raw[name] ?? ''))
     for (const field of formulas) {
       errors.push(rowError(number, field, 'E_VALIDATION_ERROR', 'importFormula'))
     }
     if (formulas.length) continue
-    const input = {
-      account: raw.account,
-      nickname: raw.nickname || undefined,
-      email: raw.email || undefined,
-      status: raw.status || undefined,
-      deptId: raw.deptId || undefined,
-      roles: (raw.roles ?? '').split(/[\s|]+/).filter(Boolean),
-    }
     try {
-      const row = { row: number, ...(await importUserRowValidator.validate(input)) }
+      const fields = await importUserRowValidator.validate(userWrites.cells(raw))
+      const row = { row: number, ...fields }
       const key = row.account.toLowerCase()
       if (seen.has(key)) {
         errors.push(

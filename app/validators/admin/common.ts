@@ -18,6 +18,9 @@ export const idListField = (max = 500) => vine.array(idField()).maxLength(max)
 
 export const statusField = () => vine.enum(['enabled', 'disabled'] as const)
 
+/** A record's place among its siblings (`sort`: roles, departments, menus, dictionary items). */
+export const sortOrder = () => vine.number().withoutDecimals().min(0).max(1_000_000)
+
 /** `pageNum` / `pageSize` of every admin list (defaults applied by the services). */
 export const pageFields = {
   pageNum: vine.number().withoutDecimals().min(1).max(100_000).optional(),
@@ -38,9 +41,6 @@ export const listValidator = <Filters extends Record<string, SchemaTypes>>(
   sortable: Sortable,
   filters: Filters
 ) => vine.create({ ...pageFields, ...filters, sort: sortField(sortable) })
-
-/** The hand-set display order of a row among its siblings (roles, menus, departments, items). */
-export const sortOrderField = () => vine.number().withoutDecimals().min(0).max(1_000_000)
 
 /** `format` of an export (GET .../export, app/services/admin/list_export.ts). */
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const

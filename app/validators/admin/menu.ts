@@ -8,7 +8,7 @@ import {
   nullableText,
   optionalText,
   plainText,
-  sortOrderField,
+  sortOrder,
   statusField,
   UNSAFE_URL_CHARACTERS,
 } from '#validators/admin/common'
@@ -73,7 +73,7 @@ const fields = {
   component: nullableText(200, component()),
   icon: nullableText(100, icon()),
   permission: line(100).regex(PERMISSION_CODE_FORMAT).nullable().optional(),
-  sort: sortOrderField().optional(),
+  sort: sortOrder().optional(),
   visible: vine.boolean().optional(),
   status: statusField().optional(),
 }

@@ -6,6 +6,7 @@ import { consumeCredential, credentialLevel } from '#captcha/challenge_store'
 import { ApiException, captchaTokenInvalid, invalidCredentials } from '#exceptions/api_exception'
 import { LOCKED_ACCOUNT_LEVEL } from '#captcha/difficulty'
 import { hashGate } from '#core/cpu_gates'
+import { cache } from '#core/cache'
 import { findAccount, hashPassword } from '#auth/passwords'
 import { type Device, findDevice, issueDeviceToken, rotateDevice } from '#auth/device_tokens'
 import { createSession } from '#auth/sessions'
@@ -92,7 +93,9 @@ type LoginInput = Client & {
  * with how many it stands for: a flood of refusals, from however many addresses, stays as cheap as
  * the limiter makes it (an account's ceiling is one key whatever the addresses).
  */
-const refusedSince = new Map<string, { until: number; count: number }>()
+const refusedSince = cache<string, { until: number; count: number }>('login-refused', {
+  max: 10_000,
+})
 async function logRefused(logger: Logger, key: string, input: Client & { account: string }) {
   const now = Date.now()
   const seen = refusedSince.get(key)
@@ -100,7 +103,6 @@ async function logRefused(logger: Logger, key: string, input: Client & { account
     seen.count++
     return
   }
-  if (refusedSince.size > 10_000) refusedSince.clear()
   refusedSince.set(key, { until: now + 60_000, count: 0 })
   const refusedBefore = seen?.count ?? 0
   logger.warn(

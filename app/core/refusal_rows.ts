@@ -1,10 +1,12 @@
+import { type BoundedCache, cache } from '#core/cache'
+
 /**
  * Refused attempts are written aggregated (docs/architecture.md, "Accountability"): the first refusal of a key
  * in a minute inserts a row, the later ones of that minute add one to its `count` (an UPDATE of
  * the row remembered here). A flood of refusals so costs one row per key per minute instead of
  * one per request. Successful logins and audited writes never come through here.
  *
- * The memory is per process and bounded (MAX_KEYS). Several instances each write their own row
+ * The memory is per process and bounded (MAX_KEYS, the oldest key out). Several instances each write their own row
  * for a key in the same minute, and a forgotten key (a full map, a restart) simply starts a new
  * row: the rows stay few, and the counts of all rows of a key still sum to its attempts.
  */
@@ -15,7 +17,12 @@ export const currentMinute = () => Math.floor(Date.now() / 60_000)
 type Entry<Row> = { minute: number; row: Promise<Row> }
 
 export class RefusalRows<Row> {
-  #entries = new Map<string, Entry<Row>>()
+  #entries: BoundedCache<string, Entry<Row>>
+
+  /** `name`: its name in the cache home (app/core/cache.ts). */
+  constructor(name: string) {
+    this.#entries = cache(name, { max: MAX_KEYS })
+  }
 
   /** Whether this minute already has a row (or one being inserted) for the key. */
   has(key: string) {
@@ -37,7 +44,6 @@ export class RefusalRows<Row> {
       const row = await known.row.catch(() => null)
       if (row !== null && (await increment(row))) return
     }
-    this.#makeRoom(minute)
     const entry = { minute, row: insert() }
     this.#entries.set(key, entry)
     try {
@@ -48,20 +54,15 @@ export class RefusalRows<Row> {
     }
   }
 
-  forget() {
-    this.#entries.clear()
-  }
-
-  #makeRoom(minute: number) {
-    if (this.#entries.size < MAX_KEYS) return
-    for (const [key, entry] of this.#entries) if (entry.minute !== minute) this.#entries.delete(key)
-    if (this.#entries.size >= MAX_KEYS) this.#entries.clear()
-  }
 }
 
 /** How many rows each group (an account) started this minute, for a per-group cap; bounded. */
 export class RowsPerMinute {
-  #counts = new Map<string, { minute: number; rows: number }>()
+  #counts: BoundedCache<string, { minute: number; rows: number }>
+
+  constructor(name: string) {
+    this.#counts = cache(name, { max: MAX_KEYS })
+  }
 
   /** Takes one row of `group`'s allowance for this minute; false once `max` rows were taken. */
   take(group: string, max: number): boolean {
@@ -72,12 +73,7 @@ export class RowsPerMinute {
       known.rows++
       return true
     }
-    if (this.#counts.size >= MAX_KEYS) this.#counts.clear()
     this.#counts.set(group, { minute, rows: 1 })
     return true
-  }
-
-  forget() {
-    this.#counts.clear()
   }
 }

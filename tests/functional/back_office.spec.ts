@@ -329,6 +329,44 @@ test.group('Notices', (group) => {
     assert.equal(await count('notice_reads'), 0)
     assert.isAbove(old, 0)
   })
+
+  test('the bell is held, yet a new, edited, deleted or due notice shows on the next request', async ({
+    client,
+    assert,
+  }) => {
+    const { user: admin } = await userWithPermissions(Object.values(notice))
+    const reader = await UserFactory.create()
+    const titles = async () =>
+      (await client.get('/api/auth/notices').loginAs(reader))
+        .body()
+        .data.notices.map((n: { title: string; bodyHtml: string }) => `${n.title}: ${n.bodyHtml}`)
+    const created = await client
+      .post('/api/admin/notices')
+      .json({ title: 'One', body: '**one**', status: 'published' })
+      .loginAs(admin)
+    const id = created.body().data.id
+    assert.deepEqual(await titles(), ['One: <p><strong>one</strong></p>\n'])
+    // Held now: the same answer without a write.
+    assert.deepEqual(await titles(), ['One: <p><strong>one</strong></p>\n'])
+
+    await client.put(`/api/admin/notices/${id}`).json({ body: '_two_' }).loginAs(admin)
+    assert.deepEqual(await titles(), ['One: <p><em>two</em></p>\n'])
+    // Any writer counts: raw SQL too.
+    await db.from('notices').where('id', id).update({ title: 'Raw' })
+    assert.deepEqual(await titles(), ['Raw: <p><em>two</em></p>\n'])
+    // Scheduled: hidden until its time comes, then shown with no write in between.
+    const due = new Date(Date.now() + 1500)
+    await client
+      .post('/api/admin/notices')
+      .json({ title: 'Due', body: 'due', status: 'published', publishedAt: due.toISOString() })
+      .loginAs(admin)
+    assert.deepEqual(await titles(), ['Raw: <p><em>two</em></p>\n'])
+    await new Promise((resolve) => setTimeout(resolve, due.getTime() - Date.now() + 50))
+    assert.deepEqual(await titles(), ['Due: <p>due</p>\n', 'Raw: <p><em>two</em></p>\n'])
+
+    ;(await client.delete(`/api/admin/notices/${id}`).loginAs(admin)).assertStatus(204)
+    assert.deepEqual(await titles(), ['Due: <p>due</p>\n'])
+  })
 })
 
 const importUrl = (dryRun: boolean) => `/api/admin/users/import?dryRun=${dryRun}`

@@ -2,7 +2,6 @@ import { BaseTransformer } from '@adonisjs/core/transformers'
 import type Notice from '#models/notice'
 import { named, s } from '#openapi/schema'
 import { ownNotice } from '#resources/notices'
-import { renderNotice } from '#services/notice_markdown'
 
 /** Response contract (OpenAPI): a published notice as its reader sees it. */
 export const ownNoticeSchema = named('OwnNotice', ownNotice.schema)
@@ -11,19 +10,19 @@ export const ownNoticesSchema = named(
   s.object({ unread: s.integer({ minimum: 0 }), notices: s.array(ownNotice.schema) })
 )
 
-export class OwnNoticeTransformer extends BaseTransformer<Notice> {
+/** A notice with its rendered body (OwnNoticeService renders it once per notices version). */
+type Shown = { notice: Notice; bodyHtml: string; read: boolean }
+
+export class OwnNoticeTransformer extends BaseTransformer<Shown> {
   toObject() {
-    return {
-      ...this.pick(this.resource, ownNotice.keys),
-      bodyHtml: renderNotice(this.resource.body),
-      read: Boolean(this.resource.$extras.read_at),
-    }
+    const { notice, bodyHtml, read } = this.resource
+    return { ...this.pick(notice, ownNotice.keys), bodyHtml, read }
   }
 }
 
 export default class OwnNoticesTransformer extends BaseTransformer<{
   unread: number
-  notices: Notice[]
+  notices: Shown[]
 }> {
   toObject() {
     return {

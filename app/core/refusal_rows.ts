@@ -53,7 +53,6 @@ export class RefusalRows<Row> {
       throw error
     }
   }
-
 }
 
 /** How many rows each group (an account) started this minute, for a per-group cap; bounded. */

@@ -33,10 +33,9 @@ export default class OwnNoticeService {
   async list(userId: number) {
     const [visible, reads] = await Promise.all([
       this.visible(),
-      preparedQuery<{ notice_id: number }>(
-        'SELECT notice_id FROM notice_reads WHERE user_id = ?',
-        [userId]
-      ),
+      preparedQuery<{ notice_id: number }>('SELECT notice_id FROM notice_reads WHERE user_id = ?', [
+        userId,
+      ]),
     ])
     const read = new Set(reads.map((row) => Number(row.notice_id)))
     const unread = visible.filter((entry) => !read.has(entry.notice.id))
@@ -53,7 +52,8 @@ export default class OwnNoticeService {
 
   /** Marks a visible notice read (again: no change). 404 for any other id. */
   async markRead(userId: number, id: number) {
-    if (!(await this.visible()).some((entry) => entry.notice.id === id)) throw notFound()
+    const visible = await this.visible()
+    if (!visible.some((entry) => entry.notice.id === id)) throw notFound()
     const now = DateTime.utc().toFormat(db.connection().dialect.dateTimeFormat)
     await db
       .table('notice_reads')

@@ -142,9 +142,9 @@ export class VersionedCache<K, V> {
 const registry = new Map<string, { clear(): void }>()
 
 /** A name made again (a module reloaded in development) names the new cache. */
-function register<C extends { clear(): void }>(name: string, cache: C): C {
-  registry.set(name, cache)
-  return cache
+function register<C extends { clear(): void }>(name: string, made: C): C {
+  registry.set(name, made)
+  return made
 }
 
 /** A bounded cache, registered under `name`. */

@@ -180,6 +180,7 @@ const scenarios: Record<string, Scenario> = {
       headers: auth(token),
     })),
   },
+  'notices bell, 20 notices': { path: '/api/auth/notices', headers: auth(smallToken) },
   'list page 1': { path: '/api/articles?pageNum=1&pageSize=10' },
   'detail': { path: `/api/articles/${firstSlug}` },
   'login refused by the limiter': {

@@ -346,6 +346,17 @@ test.group('Notices', (group) => {
       .loginAs(admin)
     const id = created.body().data.id
     assert.deepEqual(await titles(), ['One: <p><strong>one</strong></p>\n'])
+    // The bell's JSON, written once per notice, says what the serializer says.
+    const [shown] = (await client.get('/api/auth/notices').loginAs(reader)).body().data.notices
+    assert.deepEqual(shown, {
+      id,
+      title: 'One',
+      level: 'info',
+      publishedAt: (await client.get(`/api/admin/notices/${id}`).loginAs(admin)).body().data
+        .publishedAt,
+      bodyHtml: '<p><strong>one</strong></p>\n',
+      read: false,
+    })
     // Held now: the same answer without a write.
     assert.deepEqual(await titles(), ['One: <p><strong>one</strong></p>\n'])
 

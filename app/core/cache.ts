@@ -99,15 +99,18 @@ export class BoundedCache<K, V> {
  * An answer may be held under the version read with it (newer than the caller's): the next
  * caller at that version uses it.
  */
+/** A database version: a counter, or several read together (joined in a string). */
+export type Version = number | string
+
 export class VersionedCache<K, V> {
-  readonly held: BoundedCache<K, { value: V; version: number }>
+  readonly held: BoundedCache<K, { value: V; version: Version }>
 
   constructor(options: CacheOptions) {
     this.held = new BoundedCache(options)
   }
 
   /** The answer under `key` if it was computed at `version`. */
-  get(key: K, version: number): V | undefined {
+  get(key: K, version: Version): V | undefined {
     const hit = this.held.get(key)
     return hit && hit.version === version ? hit.value : undefined
   }
@@ -116,17 +119,17 @@ export class VersionedCache<K, V> {
    * The answer under `key` if the database still holds the version it was computed at; the
    * version is read (`current`) only when an answer is held.
    */
-  async getIfCurrent(key: K, current: () => Promise<number>): Promise<V | undefined> {
+  async getIfCurrent(key: K, current: () => Promise<Version>): Promise<V | undefined> {
     const hit = this.held.get(key)
     return hit && hit.version === (await current()) ? hit.value : undefined
   }
 
-  set(key: K, value: V, version: number, options?: { bytes?: number; validUntil?: number }) {
+  set(key: K, value: V, version: Version, options?: { bytes?: number; validUntil?: number }) {
     this.held.set(key, { value, version }, options)
   }
 
   /** The answer at `version`: held, or computed by `load` and held under that version. */
-  async answer(key: K, version: number, load: () => Promise<V>): Promise<V> {
+  async answer(key: K, version: Version, load: () => Promise<V>): Promise<V> {
     const hit = this.get(key, version)
     if (hit !== undefined) return hit
     const value = await load()

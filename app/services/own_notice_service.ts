@@ -3,48 +3,71 @@ import db from '@adonisjs/lucid/services/db'
 import Notice from '#models/notice'
 import { notFound } from '#exceptions/api_exception'
 import { versionedCache } from '#core/cache'
+import { FreshRead } from '#core/fresh_read'
 import { preparedQuery } from '#core/prepared_query'
 
 /** The latest notices a reader gets (the unread count covers all of them). */
 const SHOWN = 100
 
+export type OwnNotices = { unread: number; notices: { notice: Notice; read: boolean }[] }
+
 /**
- * Every visible notice, newest first, held under the notices version (bumped by triggers on every
- * write of `notices`: a new, edited or deleted notice shows on the next request) and only until
- * the next scheduled one falls due (visible then without a write). The bell is polled by every
- * open console every minute: while nothing changed it costs one statement, the version and the
- * reader's read state, and the same Notice objects come back (their JSON is reused).
+ * The bell is polled by every open console every minute. Triggers bump `notices_version.version`
+ * on every write of `notices` and `reads_version` on every write of `notice_reads` (migration
+ * 1763800000320), read afresh by each request (FreshRead: shared by concurrent ones). Held while
+ * they stay: every visible notice, newest first (under `version`, and only until the next
+ * scheduled one falls due: visible then without a write), and each reader's encoded answer
+ * (under both). A new, edited, deleted or read notice so shows on the next request; when nothing
+ * changed, the bell costs the shared version read.
  */
-const visibleNotices = versionedCache<'visible', Notice[]>('visible-notices', {
+const versions = new FreshRead(async () => {
+  const [row] = await preparedQuery<{ version: string | number; reads_version: string | number }>(
+    'SELECT version, reads_version FROM notices_version WHERE id = 1',
+    []
+  )
+  return { notices: Number(row.version), reads: Number(row.reads_version) }
+})
+type Visible = { notices: Notice[]; validUntil?: number }
+const visibleNotices = versionedCache<'visible', Visible>('visible-notices', {
   max: 1,
   maxBytes: 16 * 1024 * 1024,
 })
-
-/** The notices version and the ids the reader has read, in one statement. */
-const READ_STATE = `SELECT v.version, r.notice_id FROM notices_version v
-  LEFT JOIN notice_reads r ON r.user_id = ? WHERE v.id = 1`
+const answers = versionedCache<number, unknown>('notice-bells', { max: 10_000 })
 
 /**
  * The notices a signed-in administrator sees (GET /api/auth/notices): published, with
  * publishedAt reached; unread first, then newest. Read state is per (user, notice).
  */
 export default class OwnNoticeService {
-  async list(userId: number) {
-    const { version, read } = await this.readState(userId)
-    const visible = await this.visible(version)
-    const unread = visible.filter((notice) => !read.has(notice.id))
-    const shown = [...unread, ...visible.filter((notice) => read.has(notice.id))]
-    return {
+  /** The reader's notices, as `encode` makes them: held while both versions stay. */
+  async answer<T>(userId: number, encode: (notices: OwnNotices) => T): Promise<T> {
+    // Read before what they cover: a write in between makes an answer newer than its tag.
+    const version = await versions.get()
+    const tag = `${version.notices}:${version.reads}`
+    const held = answers.get(userId, tag)
+    if (held !== undefined) return held as T
+    const [visible, reads] = await Promise.all([
+      this.visible(version.notices),
+      preparedQuery<{ notice_id: number }>('SELECT notice_id FROM notice_reads WHERE user_id = ?', [
+        userId,
+      ]),
+    ])
+    const read = new Set(reads.map((row) => Number(row.notice_id)))
+    const unread = visible.notices.filter((notice) => !read.has(notice.id))
+    const shown = [...unread, ...visible.notices.filter((notice) => read.has(notice.id))]
+    const encoded = encode({
       unread: unread.length,
       notices: shown.slice(0, SHOWN).map((notice) => ({ notice, read: read.has(notice.id) })),
-    }
+    })
+    answers.set(userId, encoded, tag, { validUntil: visible.validUntil })
+    return encoded
   }
 
   /** Marks a visible notice read (again: no change). 404 for any other id. */
   async markRead(userId: number, id: number) {
-    const { version } = await this.readState(userId)
-    const visible = await this.visible(version)
-    if (!visible.some((notice) => notice.id === id)) throw notFound()
+    const version = await versions.get()
+    const visible = await this.visible(version.notices)
+    if (!visible.notices.some((notice) => notice.id === id)) throw notFound()
     const now = DateTime.utc().toFormat(db.connection().dialect.dateTimeFormat)
     await db
       .table('notice_reads')
@@ -53,21 +76,8 @@ export default class OwnNoticeService {
       .ignore()
   }
 
-  private async readState(userId: number) {
-    const rows = await preparedQuery<{ version: number | string; notice_id: number | null }>(
-      READ_STATE,
-      [userId]
-    )
-    const read = new Set<number>()
-    for (const row of rows) if (row.notice_id !== null) read.add(Number(row.notice_id))
-    return { version: Number(rows[0].version), read }
-  }
-
-  /**
-   * The visible notices at notices `version` (read before them: a write in between makes them
-   * newer than their tag, never older), newest first: held (see visibleNotices), or read.
-   */
-  private async visible(version: number): Promise<Notice[]> {
+  /** The visible notices at notices `version`, newest first: held, or read. */
+  private async visible(version: number): Promise<Visible> {
     const held = visibleNotices.get('visible', version)
     if (held) return held
     const now = DateTime.utc().toFormat(db.connection().dialect.dateTimeFormat)
@@ -79,10 +89,10 @@ export default class OwnNoticeService {
         .orderBy('notices.id', 'desc'),
       published().where('notices.published_at', '>', now).orderBy('notices.published_at').first(),
     ])
+    const visible = { notices, validUntil: next?.publishedAt?.toMillis() }
     // What a notice weighs: its texts, their rendering (about twice the source), the model.
     const bytes = notices.reduce((sum, notice) => sum + 3 * notice.body.length + 1000, 0)
-    const validUntil = next?.publishedAt?.toMillis()
-    visibleNotices.set('visible', notices, version, { bytes, validUntil })
-    return notices
+    visibleNotices.set('visible', visible, version, { bytes, validUntil: visible.validUntil })
+    return visible
   }
 }

@@ -365,6 +365,16 @@ test.group('Notices', (group) => {
     // Any writer counts: raw SQL too.
     await db.from('notices').where('id', id).update({ title: 'Raw' })
     assert.deepEqual(await titles(), ['Raw: <p><em>two</em></p>\n'])
+    // The reader's read state too, whoever writes it.
+    const readFlags = async () =>
+      (await client.get('/api/auth/notices').loginAs(reader)).body().data.notices[0].read
+    assert.isFalse(await readFlags())
+    await db
+      .table('notice_reads')
+      .insert({ notice_id: id, user_id: reader.id, read_at: new Date().toISOString() })
+    assert.isTrue(await readFlags())
+    await db.from('notice_reads').delete()
+    assert.isFalse(await readFlags())
     // Scheduled: hidden until its time comes, then shown with no write in between.
     const due = new Date(Date.now() + 1500)
     await client

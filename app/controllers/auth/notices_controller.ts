@@ -19,7 +19,9 @@ export default class NoticesController {
 
   async index(ctx: HttpContext) {
     const user = ctx.auth.use('jwt').getUserOrFail()
-    const body = ownNoticesJson(await this.notices.list(user.id))
+    const body = await this.notices.answer(user.id, (notices) =>
+      Buffer.from(ownNoticesJson(notices))
+    )
     ctx.response.header('Cache-Control', 'no-store')
     ctx.response.header('Content-Type', 'application/json; charset=utf-8')
     return ctx.response.send(body)

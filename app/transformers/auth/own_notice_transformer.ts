@@ -1,5 +1,6 @@
 import { BaseTransformer } from '@adonisjs/core/transformers'
 import type Notice from '#models/notice'
+import type { OwnNotices } from '#services/own_notice_service'
 import { named, s } from '#openapi/schema'
 import { ownNotice } from '#resources/notices'
 import { renderNotice } from '#services/notice_markdown'
@@ -23,14 +24,11 @@ export class OwnNoticeTransformer extends BaseTransformer<Notice> {
 
 /**
  * The bell's body as JSON text: each notice's part is rendered and encoded once per Notice object
- * (OwnNoticeService hands back the same objects while the notices version holds), then only the
+ * (OwnNoticeService hands back the same objects while the notices version holds), then the
  * reader's `read` flags and count are filled in.
  */
 const encoded = new WeakMap<Notice, string>()
-export function ownNoticesJson(list: {
-  unread: number
-  notices: { notice: Notice; read: boolean }[]
-}) {
+export function ownNoticesJson(list: OwnNotices) {
   const items = list.notices.map(({ notice, read }) => {
     let json = encoded.get(notice)
     if (json === undefined) {

@@ -6,9 +6,10 @@ import { type BoundedCache, cache } from '#core/cache'
  * the row remembered here). A flood of refusals so costs one row per key per minute instead of
  * one per request. Successful logins and audited writes never come through here.
  *
- * The memory is per process and bounded (MAX_KEYS, the oldest key out). Several instances each write their own row
- * for a key in the same minute, and a forgotten key (a full map, a restart) simply starts a new
- * row: the rows stay few, and the counts of all rows of a key still sum to its attempts.
+ * The memory is per process and bounded (MAX_KEYS, the oldest key out). Several instances each
+ * write their own row for a key in the same minute, and a forgotten key (a full map, a restart)
+ * simply starts a new row: the rows stay few, and the counts of all rows of a key still sum to
+ * its attempts.
  */
 const MAX_KEYS = 10_000
 

@@ -180,6 +180,7 @@ const scenarios: Record<string, Scenario> = {
       headers: auth(token),
     })),
   },
+  'notices bell, 20 notices': { path: '/api/auth/notices', headers: auth(smallToken) },
   'list page 1': { path: '/api/articles?pageNum=1&pageSize=10' },
   'detail': { path: `/api/articles/${firstSlug}` },
   'login refused by the limiter': {
@@ -205,6 +206,8 @@ const TARGETS: Record<string, string> = {
   '/me, 20 roles / 500 menus': '0.20',
   '/me, 1 role / 10 menus': '0.18',
   '/me, 1 role, 10 sessions': '0.18',
+  // Issue 51: the bell polled by every open console costs at most twice /me.
+  'notices bell, 20 notices': '0.36',
   'list page 1': '0.20 / pg 0.30',
   'detail': '0.12',
   'login refused by the limiter': '0.08',

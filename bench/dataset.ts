@@ -3,6 +3,8 @@
 | - "bench.admin": 20 roles over a 500-node menu tree (20 directories x (1 page + 23 buttons)),
 |   every node granted through exactly one role;
 | - "bench.small": 1 role with 10 menus (1 directory, 1 page, 8 buttons).
+| - 20 published notices with Markdown bodies (lists, a table, links), 5 read by bench.small:
+|   what the notices bell (GET /api/auth/notices) shows.
 | Both get the password digest of the seeded administrator, so they log in with its password.
 | The seeded administrator's forced first password change is marked done (the benchmark measures
 | what an administrator does after it).
@@ -93,6 +95,26 @@ export async function createDataset(config: DbConfig, adminAccount: string) {
           ])
         }
         await db.query('INSERT INTO user_roles (user_id, role_id) VALUES (?, ?)', [small, one.id])
+      }
+    }
+    await db.query(`DELETE FROM notices WHERE title LIKE 'Bench notice %'`)
+    const body = (n: number) =>
+      `## Maintenance ${n}\n\nThe **console** is down on _Sunday_ from 02:00 to 04:00 UTC. See the ` +
+      `[runbook](https://example.com/runbook/${n}) and the list:\n\n- step one\n- step two\n` +
+      `- step three with \`code\`\n\n| service | window |\n| --- | --- |\n| api | 02:00 |\n` +
+      `| console | 03:00 |\n\n> Questions: ask the operators.\n`
+    for (let n = 0; n < 20; n++) {
+      const [row] = await db.query(
+        `INSERT INTO notices (title, body, level, status, published_at, created_at, updated_at)
+         VALUES (?, ?, 'info', 'published', ?, ?, ?) RETURNING id`,
+        [`Bench notice ${n}`, body(n), stamp, stamp, stamp]
+      )
+      if (n < 5) {
+        await db.query('INSERT INTO notice_reads (notice_id, user_id, read_at) VALUES (?, ?, ?)', [
+          row.id,
+          small,
+          stamp,
+        ])
       }
     }
   } finally {

@@ -1,5 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 import { preparedQuery } from '#core/prepared_query'
+import { versionedCache } from '#core/cache'
 import { type DataScopeKind, SUPER_ADMIN_ROLE } from '#models/role'
 import type Menu from '#models/menu'
 import { ALL_PERMISSION_CODES } from '#auth/permissions'
@@ -244,14 +245,12 @@ const bySortThenId = (a: { sort: number; id: number }, b: { sort: number; id: nu
  * Snapshots by user, each with the access version it was computed at. The version is bumped by
  * database triggers on every write to roles, menus, user_roles and role_menus (migration
  * 1763800000011), and the guard reads it with the user row on every request: an entry is used
- * only while the version is unchanged, so it can never be stale. Bounded: one entry per user,
- * cleared when MAX_CACHED users are held.
+ * only while the version is unchanged, so it can never be stale. One entry per user.
  */
-const cache = new Map<
-  number,
-  { version: number; deptId: number | null; snapshot: AccessSnapshot }
->()
-const MAX_CACHED = 10_000
+const snapshots = versionedCache<number, { deptId: number | null; snapshot: AccessSnapshot }>(
+  'access-snapshots',
+  { max: 10_000 }
+)
 
 /**
  * The snapshot of `userId` in department `deptId` (from the guard's row: users carry no
@@ -259,22 +258,16 @@ const MAX_CACHED = 10_000
  * cached, or computed (1 query).
  */
 export async function accessSnapshotFor(userId: number, deptId: number | null, version: number) {
-  const hit = cache.get(userId)
-  if (hit && hit.version === version && hit.deptId === deptId) {
+  const hit = snapshots.get(userId, version)
+  if (hit && hit.deptId === deptId) {
     snapshotLookups.inc({ result: 'hit' })
     return hit.snapshot
   }
   snapshotLookups.inc({ result: 'miss' })
   const computed = await loadAccessSnapshot(userId, deptId)
-  if (cache.size >= MAX_CACHED) cache.clear()
-  // Cached under the version it was computed at, which may be newer than the guard's.
-  cache.set(userId, { ...computed, deptId })
+  // Held under the version it was computed at, which may be newer than the guard's.
+  snapshots.set(userId, { deptId, snapshot: computed.snapshot }, computed.version)
   return computed.snapshot
-}
-
-/** Forgets every cached snapshot (tests: a rolled-back transaction rewinds the version). */
-export function forgetSnapshots() {
-  cache.clear()
 }
 
 export async function loadAccessSnapshot(

@@ -1,5 +1,6 @@
 import User from '#models/user'
 import adminAuthConfig from '#config/admin_auth'
+import { cache } from '#core/cache'
 import type { Requirement } from '#auth/account_requirements'
 
 /**
@@ -55,8 +56,7 @@ let columns: string[] | undefined
 export const userColumnNames = () =>
   (columns ??= [...User.$columnsDefinitions.values()].map((column) => column.columnName))
 
-const states = new Map<number, AccountState>()
-const MAX_STATES = 10_000
+const states = cache<number, AccountState>('account-states', { max: 10_000 })
 
 /** A column value as read now against the one a state was derived from (pg gives Dates). */
 const sameValue = (was: unknown, now: unknown) =>
@@ -80,7 +80,6 @@ export function accountStateFor(row: Record<string, unknown>): AccountState {
   }
   const values = names.map((name) => row[name])
   const state = new AccountState(values, maxAgeDays, User.$createFromAdapterResult(row)!)
-  if (states.size >= MAX_STATES) states.clear()
   states.set(id, state)
   return state
 }

@@ -4,6 +4,7 @@ import adminAuthConfig from '#config/admin_auth'
 import { MAX_ID } from '#validators/admin/common'
 import { SESSION_ID } from '#auth/sessions'
 import { named, s } from '#openapi/schema'
+import { cache } from '#core/cache'
 
 export type AdminTokenClaims = { userId: number; tokenVersion: number; sessionId: string }
 
@@ -98,8 +99,7 @@ function signedHere(token: string) {
 }
 
 type Verified = { claims: Readonly<AdminTokenClaims>; until: number }
-const verified = new Map<string, Verified>()
-const VERIFIED_MAX = 10_000
+const verified = cache<string, Verified>('verified-tokens', { max: 10_000 })
 
 /**
  * verify() once per token: a token's signature and claims never change, and the HMAC was a third
@@ -116,8 +116,6 @@ export async function verifyAdminToken(token: string): Promise<AdminTokenClaims 
   }
   const fresh = await verify(token)
   if (!fresh) return null
-  // Oldest first out (Map keeps insertion order).
-  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!)
   verified.set(token, fresh)
   return fresh.claims
 }

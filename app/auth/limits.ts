@@ -3,6 +3,7 @@ import { errors as limiterErrors } from '@adonisjs/limiter'
 import string from '@adonisjs/core/helpers/string'
 import type { HttpContext } from '@adonisjs/core/http'
 import { preparedQuery } from '#core/prepared_query'
+import { cache } from '#core/cache'
 import adminAuthConfig from '#config/admin_auth'
 import { limiterStore } from '#config/limiter'
 import { type ApiException, accountLocked, tooManyRequests } from '#exceptions/api_exception'
@@ -56,16 +57,15 @@ const blockHistory = () => limiter.use({ requests: 64, duration: '24 hours' })
  * (an unlock on this instance forgets them at once).
  */
 const KNOWN_BLOCK_MS = 2000
-const knownBlocks = new Map<string, { until: number; checkAfter: number }>()
-const MAX_KNOWN_BLOCKS = 10_000
+const knownBlocks = cache<string, { until: number; checkAfter: number }>('known-blocks', {
+  max: 10_000,
+})
 
-export function forgetKnownBlocks(keys?: string[]) {
-  if (!keys) knownBlocks.clear()
-  else for (const key of keys) knownBlocks.delete(key)
+function forgetBlocks(keys: string[]) {
+  for (const key of keys) knownBlocks.delete(key)
 }
 
 function rememberBlock(key: string, seconds: number) {
-  if (knownBlocks.size >= MAX_KNOWN_BLOCKS) knownBlocks.clear()
   const now = Date.now()
   knownBlocks.set(key, { until: now + seconds * 1000, checkAfter: now + KNOWN_BLOCK_MS })
 }
@@ -190,7 +190,7 @@ export async function settleSuccess(reservation: Reservation, cleared: LimitKey[
   const names = new Set(cleared.map((limit) => limit.key))
   await giveBack(reservation.filter(({ limit }) => !names.has(limit.key)))
   for (const limit of cleared) await store(limit).delete(limit.key)
-  forgetKnownBlocks([...names])
+  forgetBlocks([...names])
 }
 
 /**
@@ -202,7 +202,7 @@ export async function unlockKeys(keys: LimitKey[]) {
     await store(limit).delete(limit.key)
     await blockHistory().delete(`${limit.key}_blocks`)
   }
-  forgetKnownBlocks(keys.map((limit) => limit.key))
+  forgetBlocks(keys.map((limit) => limit.key))
 }
 
 /** Blocks a key earned in the last day (whatever the store: database or Redis). */
@@ -214,7 +214,7 @@ export async function blocksToday(limit: LimitKey): Promise<number> {
 /** Ends the count (and so the block) of a key as its expiry would, keeping its block history. */
 export async function expireCount(limit: LimitKey) {
   await store(limit).delete(limit.key)
-  forgetKnownBlocks([limit.key])
+  forgetBlocks([limit.key])
 }
 
 /**

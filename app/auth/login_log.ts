@@ -31,14 +31,8 @@ export const MAX_REFUSAL_ROWS_PER_ACCOUNT = 10
 export const OVERFLOW_IP = '*'
 
 type StoredRow = { id: number; account: string }
-const refusals = new RefusalRows<StoredRow>()
-const rowsPerAccount = new OncePerMinute()
-
-/** Tests: forget the rows of this minute (a test that wipes the tables starts afresh). */
-export function forgetLoginRefusals() {
-  refusals.forget()
-  rowsPerAccount.forget()
-}
+const refusals = new RefusalRows<StoredRow>('login-refusal-rows')
+const rowsPerAccount = new OncePerMinute('login-refusal-rows-per-account')
 
 /** Completed steps: a row each (the rest is aggregated). */
 const ONE_ROW_EACH = new Set<LoginOutcome>([

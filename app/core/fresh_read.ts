@@ -1,3 +1,6 @@
+import db from '@adonisjs/lucid/services/db'
+import { preparedQuery } from '#core/prepared_query'
+
 /**
  * Reads shared by the callers that asked at about the same time, never a read sent before a
  * caller asked. A caller joins the batch not yet sent, or sends one when no batch is in flight;
@@ -61,4 +64,17 @@ export class FreshRead<V> {
   async get(): Promise<V> {
     return (await this.#reads.get(''))!
   }
+}
+
+/**
+ * The counter of a version table (`articles_version`, `settings_version`, ...: one row, id 1,
+ * bumped by triggers on every write of what it covers), read fresh for each caller (FreshRead).
+ */
+export function versionRead(table: `${string}_version`, connection?: string): FreshRead<number> {
+  const sql = `SELECT version FROM ${table} WHERE id = 1`
+  return new FreshRead(async () => {
+    const client = db.connection(connection)
+    const [row] = await preparedQuery<{ version: string | number }>(sql, [], { client })
+    return Number(row.version)
+  })
 }

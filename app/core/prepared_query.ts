@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import env from '#start/env'
+import { cache } from '#core/cache'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 
 /**
@@ -14,7 +15,8 @@ import type { QueryClientContract } from '@adonisjs/lucid/types/database'
  */
 const NAMED = env.get('PG_PREPARED_STATEMENTS', true)
 
-const names = new Map<string, string>()
+/** Texts are the code's own, but a few are built per number of values (blockedUntilMany). */
+const names = cache<string, string>('statement-names', { max: 2000 })
 function nameOf(sql: string) {
   let name = names.get(sql)
   if (!name) {
@@ -35,7 +37,9 @@ type Options = {
 }
 
 /** A `?` text as PostgreSQL takes it ($1, $2 ...), computed once per text. */
-const nativeTexts = new Map<string, { text: string; placeholders: number }>()
+const nativeTexts = cache<string, { text: string; placeholders: number }>('native-texts', {
+  max: 2000,
+})
 function nativeOf(sql: string) {
   let native = nativeTexts.get(sql)
   if (!native) {

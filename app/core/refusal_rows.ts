@@ -1,4 +1,5 @@
 import { currentMinute } from '#core/per_minute'
+import { type BoundedCache, cache } from '#core/cache'
 
 /**
  * Refused attempts are written aggregated (docs/architecture.md, "Accountability"): the first refusal of a key
@@ -6,16 +7,22 @@ import { currentMinute } from '#core/per_minute'
  * the row remembered here). A flood of refusals so costs one row per key per minute instead of
  * one per request. Successful logins and audited writes never come through here.
  *
- * The memory is per process and bounded (MAX_KEYS). Several instances each write their own row
- * for a key in the same minute, and a forgotten key (a full map, a restart) simply starts a new
- * row: the rows stay few, and the counts of all rows of a key still sum to its attempts.
+ * The memory is per process and bounded (MAX_KEYS, the oldest key out). Several instances each
+ * write their own row for a key in the same minute, and a forgotten key (a full map, a restart)
+ * simply starts a new row: the rows stay few, and the counts of all rows of a key still sum to
+ * its attempts.
  */
 const MAX_KEYS = 10_000
 
 type Entry<Row> = { minute: number; row: Promise<Row> }
 
 export class RefusalRows<Row> {
-  #entries = new Map<string, Entry<Row>>()
+  #entries: BoundedCache<string, Entry<Row>>
+
+  /** `name`: its name in the cache home (app/core/cache.ts). */
+  constructor(name: string) {
+    this.#entries = cache(name, { max: MAX_KEYS })
+  }
 
   /** Whether this minute already has a row (or one being inserted) for the key. */
   has(key: string) {
@@ -37,7 +44,6 @@ export class RefusalRows<Row> {
       const row = await known.row.catch(() => null)
       if (row !== null && (await increment(row))) return
     }
-    this.#makeRoom(minute)
     const entry = { minute, row: insert() }
     this.#entries.set(key, entry)
     try {
@@ -46,15 +52,5 @@ export class RefusalRows<Row> {
       if (this.#entries.get(key) === entry) this.#entries.delete(key)
       throw error
     }
-  }
-
-  forget() {
-    this.#entries.clear()
-  }
-
-  #makeRoom(minute: number) {
-    if (this.#entries.size < MAX_KEYS) return
-    for (const [key, entry] of this.#entries) if (entry.minute !== minute) this.#entries.delete(key)
-    if (this.#entries.size >= MAX_KEYS) this.#entries.clear()
   }
 }

@@ -60,7 +60,7 @@ const UNAVAILABLE_CODES = new Set([
 ])
 
 /** 403 warnings written, per (user, method, route) per minute (logForbidden). */
-export const forbiddenWarnings = new OncePerMinute()
+export const forbiddenWarnings = new OncePerMinute('forbidden-warnings')
 
 /**
  * Every error leaves in the error contract (README.md, "HTTP API"):

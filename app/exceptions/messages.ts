@@ -1,6 +1,7 @@
 import i18nManager from '@adonisjs/i18n/services/main'
 import type { I18n } from '@adonisjs/i18n'
 import type { HttpContext } from '@adonisjs/core/http'
+import { cache } from '#core/cache'
 
 /**
  * The API's messages in the caller's language (config/i18n.ts): error messages by key from
@@ -8,7 +9,7 @@ import type { HttpContext } from '@adonisjs/core/http'
  * language is read from `Accept-Language` only when a message is rendered (an error, a
  * validation), so a request that succeeds pays nothing for it.
  */
-const instances = new Map<string, I18n>()
+const instances = cache<string, I18n>('i18n-instances', { max: 100 })
 function i18nFor(locale: string) {
   let i18n = instances.get(locale)
   if (!i18n) instances.set(locale, (i18n = i18nManager.locale(locale)))
@@ -19,7 +20,7 @@ function i18nFor(locale: string) {
  * The texts of messages without data, per locale and key: the ICU formatter parses a message at
  * every call (~0.03 ms of a refused login's CPU); the catalogs load at boot, so none goes stale.
  */
-const texts = new Map<string, string>()
+const texts = cache<string, string>('message-texts', { max: 10_000 })
 
 /** The message of `key` in `locale` (English by default), `data` filled in. */
 export function messageOf(key: string, data?: Record<string, unknown>, locale = 'en') {
@@ -66,8 +67,8 @@ export function rowMessageOf(
   return entry.message
 }
 
-/** Locales per `Accept-Language` value seen (a few distinct values in practice; bounded). */
-const negotiated = new Map<string, string>()
+/** Locales per `Accept-Language` value seen (a few distinct values in practice). */
+const negotiated = cache<string, string>('negotiated-locales', { max: 1000 })
 
 /** The supported language `Accept-Language` asks for (default `en`). */
 export function localeOf(ctx: HttpContext) {
@@ -75,7 +76,6 @@ export function localeOf(ctx: HttpContext) {
   if (!header) return i18nManager.defaultLocale
   let locale = negotiated.get(header)
   if (locale === undefined) {
-    if (negotiated.size >= 1000) negotiated.clear()
     locale = i18nManager.getSupportedLocaleFor(header) ?? i18nManager.defaultLocale
     negotiated.set(header, locale)
   }

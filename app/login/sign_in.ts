@@ -1,4 +1,5 @@
 import type { Client } from '#core/client'
+import { OncePerMinute } from '#core/per_minute'
 import { DateTime } from 'luxon'
 import type { Logger } from '@adonisjs/core/logger'
 import db from '@adonisjs/lucid/services/db'
@@ -40,17 +41,10 @@ declare module '@adonisjs/core/types' {
  * with how many it stands for: a flood of refusals, from however many addresses, stays as cheap as
  * the limiter makes it (an account's ceiling is one key whatever the addresses).
  */
-const refusedSince = new Map<string, { until: number; count: number }>()
+const refusedLines = new OncePerMinute('login-refused')
 async function logRefused(logger: Logger, key: string, input: Client & { account: string }) {
-  const now = Date.now()
-  const seen = refusedSince.get(key)
-  if (seen && seen.until > now) {
-    seen.count++
-    return
-  }
-  if (refusedSince.size > 10_000) refusedSince.clear()
-  refusedSince.set(key, { until: now + 60_000, count: 0 })
-  const refusedBefore = seen?.count ?? 0
+  const refusedBefore = refusedLines.take(key)
+  if (refusedBefore === null) return
   logger.warn(
     { event: 'login.throttled', key, account: input.account, ip: input.ip, refusedBefore },
     'login throttled'

@@ -117,12 +117,7 @@ export function targetTypeOf(ctx: HttpContext): string {
  * The row keeps the first refusal's target, reason and request id.
  */
 type RefusalRow = { id: number; actorId: number | null; permission: string }
-const refusals = new RefusalRows<RefusalRow>()
-
-/** Tests: forget the rows of this minute (a test that wipes the tables starts afresh). */
-export function forgetAuditRefusals() {
-  refusals.forget()
-}
+const refusals = new RefusalRows<RefusalRow>('audit-refusal-rows')
 
 /**
  * A refused admin write (403), recorded outside any transaction (the refused one rolled back).

@@ -1,5 +1,5 @@
-import { FreshRead } from '#core/fresh_read'
-import { preparedQuery } from '#core/prepared_query'
+import { versionRead } from '#core/fresh_read'
+import { versionedCache } from '#core/cache'
 
 /**
  * Answers read from dictionaries and parameters, kept in process for the settings version the
@@ -13,37 +13,10 @@ import { preparedQuery } from '#core/prepared_query'
  * An answer is cached under the version read before its query ran: a write committed in between
  * makes it newer than its tag, never older, and the next request sees the new version anyway.
  */
-const MAX_ENTRIES = 1_000
-
-const versionRead = new FreshRead(async () => {
-  const [row] = await preparedQuery<{ version: string | number }>(
-    'SELECT version FROM settings_version WHERE id = 1',
-    []
-  )
-  return Number(row.version)
-})
-
-let cachedVersion = -1
-const entries = new Map<string, unknown>()
+const settingsVersion = versionRead('settings_version')
+const answers = versionedCache<string, unknown>('settings', { max: 1_000 })
 
 /** The answer under `key` at the current settings version, read by `load` when not cached. */
 export async function settingsAnswer<V>(key: string, load: () => Promise<V>): Promise<V> {
-  const version = await versionRead.get()
-  if (version !== cachedVersion) {
-    entries.clear()
-    cachedVersion = version
-  }
-  if (entries.has(key)) return entries.get(key) as V
-  const value = await load()
-  if (cachedVersion === version) {
-    if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!)
-    entries.set(key, value)
-  }
-  return value
-}
-
-/** Tests: a rolled-back test rewinds the version, which production never does. */
-export function forgetSettings() {
-  entries.clear()
-  cachedVersion = -1
+  return (await answers.answer(key, await settingsVersion.get(), load)) as V
 }

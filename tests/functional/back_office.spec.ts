@@ -329,6 +329,65 @@ test.group('Notices', (group) => {
     assert.equal(await count('notice_reads'), 0)
     assert.isAbove(old, 0)
   })
+
+  test('the bell is held, yet a new, edited, deleted or due notice shows on the next request', async ({
+    client,
+    assert,
+  }) => {
+    const { user: admin } = await userWithPermissions(Object.values(notice))
+    const reader = await UserFactory.create()
+    const titles = async () =>
+      (await client.get('/api/auth/notices').loginAs(reader))
+        .body()
+        .data.notices.map((n: { title: string; bodyHtml: string }) => `${n.title}: ${n.bodyHtml}`)
+    const created = await client
+      .post('/api/admin/notices')
+      .json({ title: 'One', body: '**one**', status: 'published' })
+      .loginAs(admin)
+    const id = created.body().data.id
+    assert.deepEqual(await titles(), ['One: <p><strong>one</strong></p>\n'])
+    // The bell's JSON, written once per notice, says what the serializer says.
+    const [shown] = (await client.get('/api/auth/notices').loginAs(reader)).body().data.notices
+    assert.deepEqual(shown, {
+      id,
+      title: 'One',
+      level: 'info',
+      publishedAt: (await client.get(`/api/admin/notices/${id}`).loginAs(admin)).body().data
+        .publishedAt,
+      bodyHtml: '<p><strong>one</strong></p>\n',
+      read: false,
+    })
+    // Held now: the same answer without a write.
+    assert.deepEqual(await titles(), ['One: <p><strong>one</strong></p>\n'])
+
+    await client.put(`/api/admin/notices/${id}`).json({ body: '_two_' }).loginAs(admin)
+    assert.deepEqual(await titles(), ['One: <p><em>two</em></p>\n'])
+    // Any writer counts: raw SQL too.
+    await db.from('notices').where('id', id).update({ title: 'Raw' })
+    assert.deepEqual(await titles(), ['Raw: <p><em>two</em></p>\n'])
+    // The reader's read state too, whoever writes it.
+    const readFlags = async () =>
+      (await client.get('/api/auth/notices').loginAs(reader)).body().data.notices[0].read
+    assert.isFalse(await readFlags())
+    await db
+      .table('notice_reads')
+      .insert({ notice_id: id, user_id: reader.id, read_at: new Date().toISOString() })
+    assert.isTrue(await readFlags())
+    await db.from('notice_reads').delete()
+    assert.isFalse(await readFlags())
+    // Scheduled: hidden until its time comes, then shown with no write in between.
+    const due = new Date(Date.now() + 1500)
+    await client
+      .post('/api/admin/notices')
+      .json({ title: 'Due', body: 'due', status: 'published', publishedAt: due.toISOString() })
+      .loginAs(admin)
+    assert.deepEqual(await titles(), ['Raw: <p><em>two</em></p>\n'])
+    await new Promise((resolve) => setTimeout(resolve, due.getTime() - Date.now() + 50))
+    assert.deepEqual(await titles(), ['Due: <p>due</p>\n', 'Raw: <p><em>two</em></p>\n'])
+
+    ;(await client.delete(`/api/admin/notices/${id}`).loginAs(admin)).assertStatus(204)
+    assert.deepEqual(await titles(), ['Due: <p>due</p>\n'])
+  })
 })
 
 const importUrl = (dryRun: boolean) => `/api/admin/users/import?dryRun=${dryRun}`

@@ -1,8 +1,7 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { PERMISSIONS } from '#auth/permissions'
-import { forgetLoginRefusals, MAX_REFUSAL_ROWS_PER_ACCOUNT, OVERFLOW_IP } from '#auth/login_log'
-import { forgetAuditRefusals } from '#services/audit_log'
+import { MAX_REFUSAL_ROWS_PER_ACCOUNT, OVERFLOW_IP } from '#auth/login_log'
 import { withRealCommits } from '#tests/helpers/database'
 import { startAppProcess } from '#tests/helpers/app_process'
 import { sendFrom } from '#tests/helpers/http_from'
@@ -22,16 +21,8 @@ import {
 const sum = (rows: { count: number | string }[]) =>
   rows.reduce((total, row) => total + Number(row.count), 0)
 
-function forgetRefusals(group: { each: { setup: (fn: () => void) => void } }) {
-  group.each.setup(() => {
-    forgetLoginRefusals()
-    forgetAuditRefusals()
-  })
-}
-
 test.group('Log flooding: refused logins', (group) => {
   withRealCommits(group)
-  forgetRefusals(group)
 
   test('40 refused logins from 40 addresses on one account: a capped number of rows, counts summing to 40', async ({
     assert,
@@ -96,7 +87,6 @@ test.group('Log flooding: refused logins', (group) => {
 
 test.group('Log flooding: refused admin writes', (group) => {
   withRealCommits(group)
-  forgetRefusals(group)
 
   test('60 refused writes in a burst from one account: one row (per minute) with count 60', async ({
     client,
@@ -143,7 +133,6 @@ test.group('Log flooding: refused admin writes', (group) => {
 
 test.group('X-Request-Id', (group) => {
   withRealCommits(group)
-  forgetRefusals(group)
 
   /** A refused write (403): its audit row stores the request id. */
   const refusedWrite = async () => {

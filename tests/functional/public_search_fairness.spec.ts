@@ -319,7 +319,7 @@ test.group('Public search: cached answers per query and articles version', (grou
     await ArticleFactory.merge({ title: 'Index bloat' }).create()
     const search = () => client.get('/api/articles').qs({ keyword: 'bloat' })
     assert.equal((await search()).body().meta.total, 1)
-    assert.equal(searches.size.entries, 1)
+    assert.equal(searches.held.size.entries, 1)
     await ArticleFactory.merge({ title: 'More index bloat' }).create()
     const after = await countQueries(search)
     assert.equal(after.result.body().meta.total, 2)

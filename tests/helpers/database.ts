@@ -2,12 +2,7 @@ import type { Group } from '@japa/runner/core'
 import db from '@adonisjs/lucid/services/db'
 import testUtils from '@adonisjs/core/services/test_utils'
 import limiter from '@adonisjs/limiter/services/main'
-import { forgetKnownBlocks } from '#auth/limits'
-import { forgetSnapshots } from '#auth/access_snapshot'
-import { forgetLoginRefusals } from '#auth/login_log'
-import { forgetCounts } from '#services/public/article_query_service'
-import { forgetUserList } from '#services/admin/user_list'
-import { forgetSettings } from '#services/settings_cache'
+import { forgetAll } from '#core/cache'
 
 /**
  * Two ways a test group starts from the seeded database (docs/testing.md, "Databases and isolation"):
@@ -35,18 +30,11 @@ export function withRealCommits(group: Group) {
 /**
  * Process state that outlives a test: the limiter's database store writes through its own knex
  * client (outside the global transaction on PostgreSQL), so its counters are cleared through the
- * limiter itself; cached access snapshots (and list totals) are forgotten because a rolled-back
- * test rewinds the access version (and the articles and users versions), which production never
- * does.
+ * limiter itself; every in-process cache is forgotten (app/core/cache.ts) because a rolled-back
+ * test rewinds the database's versions, which production never does.
  */
 async function forgetLimits() {
-  forgetKnownBlocks()
-  forgetSnapshots()
-  // The login log's rows of this minute (a rolled-back test's would be counted into instead).
-  forgetLoginRefusals()
-  forgetCounts()
-  forgetUserList()
-  forgetSettings()
+  forgetAll()
   await limiter.clear()
 }
 
@@ -124,7 +112,7 @@ async function settleSeededAdmin() {
 /** Puts the database back to the seeded baseline with real commits. */
 export async function resetDatabase() {
   if (!baseline) throw new Error('prepareTestDatabase() has not run')
-  forgetKnownBlocks()
+  forgetAll()
   const { tables, rows } = baseline
   const isPg = db.connection().dialect.name === 'postgres'
   if (isPg) {

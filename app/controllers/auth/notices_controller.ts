@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { contract } from '#openapi/contract'
 import OwnNoticeService from '#services/own_notice_service'
-import OwnNoticesTransformer, { ownNoticesSchema } from '#transformers/auth/own_notice_transformer'
+import { ownNoticesJson, ownNoticesSchema } from '#transformers/auth/own_notice_transformer'
 
 /** /api/auth/notices: the published notices the caller sees, and their read state. */
 @inject()
@@ -19,8 +19,12 @@ export default class NoticesController {
 
   async index(ctx: HttpContext) {
     const user = ctx.auth.use('jwt').getUserOrFail()
+    const body = await this.notices.answer(user.id, (notices) =>
+      Buffer.from(ownNoticesJson(notices))
+    )
     ctx.response.header('Cache-Control', 'no-store')
-    return ctx.serialize(OwnNoticesTransformer.transform(await this.notices.list(user.id)))
+    ctx.response.header('Content-Type', 'application/json; charset=utf-8')
+    return ctx.response.send(body)
   }
 
   async read(ctx: HttpContext) {

@@ -21,7 +21,7 @@ const QUIET_WHEN_OK = new Set([
  * and a line per refused request would hand the flood on to the log (its disk, its CPU). The
  * metrics still count every one.
  */
-const refusalLines = new OncePerMinute()
+const refusalLines = new OncePerMinute('access-log-refusals')
 
 /**
  * One answered request (its response's `close`, app/middleware/access_log_middleware.ts, with the

@@ -1,4 +1,5 @@
 import db from '@adonisjs/lucid/services/db'
+import { versionedCache } from '#core/cache'
 import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import User from '#models/user'
 import Role from '#models/role'
@@ -41,18 +42,19 @@ const roleIdsColumn = (dialect: string) =>
 
 type Summary = RoleSummaryFields & { sort: number }
 /** The summaries of every role (what the transformer picks, and `sort`) at one access version. */
-let summaries: { version: number; byId: Map<number, Summary> } | null = null
+const summaries = versionedCache<'roles', Map<number, Summary>>('role-summaries', { max: 1 })
 const SUMMARY_COLUMNS = [...roleSummary.keys, 'sort'].map((key) => Role.$getColumn(key)!.columnName)
 
 /** The role summaries at access `version`: from memory, or read with the version they are at. */
 async function summariesAt(version: number) {
-  if (summaries?.version === version) return summaries.byId
+  const held = summaries.get('roles', version)
+  if (held) return held
   const rows = await db
     .from('roles')
     .select(...SUMMARY_COLUMNS, db.raw(`${ACCESS_VERSION} AS access_version`))
   const byId = new Map(rows.map((row) => [row.id as number, consumed(Role, row, {}) as Summary]))
   // Read in one statement with its version: held under that one (the page's, or a later one).
-  if (rows.length) summaries = { version: Number(rows[0].access_version), byId }
+  if (rows.length) summaries.set('roles', byId, Number(rows[0].access_version))
   return byId
 }
 
@@ -73,18 +75,8 @@ function userRowOf(raw: Record<string, unknown>, roles: Map<number, Summary>): S
   return row
 }
 
-/**
- * Totals by (viewer's scope, filters), each with the users version it was counted at; bounded
- * (keywords are caller-chosen), cleared when full.
- */
-const totals = new Map<string, { version: number; total: number }>()
-const MAX_CACHED_TOTALS = 1000
-
-/** Forgets what is held (tests: a rolled-back transaction rewinds the versions). */
-export function forgetUserList() {
-  totals.clear()
-  summaries = null
-}
+/** Totals by (viewer's scope, filters), each with the users version it was counted at. */
+const totals = versionedCache<string, number>('user-list-totals', { max: 1000 })
 
 type Query = ModelQueryBuilderContract<typeof User, User>
 
@@ -115,8 +107,8 @@ export async function readPage(query: Query, key: string, pageNum: number, pageS
     return { rows, total: offset + rows.length }
   }
   const version = raws.length ? Number(raws[0].users_version) : null
-  const cached = totals.get(key)
-  if (cached && cached.version === version) return { rows, total: cached.total }
+  const cached = version === null ? undefined : totals.get(key, version)
+  if (cached !== undefined) return { rows, total: cached }
 
   const [counted] = await query
     .clone()
@@ -126,7 +118,6 @@ export async function readPage(query: Query, key: string, pageNum: number, pageS
     .pojo<{ total: number | string; users_version: number | string }>()
   const total = Number(counted.total)
   // Counted in one statement with the version it read: held under that version.
-  if (totals.size >= MAX_CACHED_TOTALS) totals.clear()
-  totals.set(key, { version: Number(counted.users_version), total })
+  totals.set(key, total, Number(counted.users_version))
   return { rows, total }
 }

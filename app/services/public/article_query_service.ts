@@ -3,9 +3,10 @@ import string from '@adonisjs/core/helpers/string'
 import type { Infer } from '@vinejs/vine/types'
 import { PUBLIC_CONNECTION } from '#config/database'
 import { preparedQuery } from '#core/prepared_query'
-import { FreshRead } from '#core/fresh_read'
+import { versionRead } from '#core/fresh_read'
 import searchGate from '#services/public/search_gate'
-import { AnswerCache, CLOCK, statementKey, type Statement } from '#services/public/answer_cache'
+import { CLOCK, statementKey, type Statement } from '#services/public/answer_cache'
+import { versionedCache } from '#core/cache'
 import {
   MAX_PAGE_WINDOW,
   PAGE_SIZE_DEFAULT,
@@ -82,15 +83,15 @@ export class ArticleQueryService {
   async list(filters: ArticleListFilters, ip?: string): Promise<ArticlePage> {
     const keys = this.cacheKeys(filters)
     const cache = filters.keyword ? searches : pages
-    const cached = cache.get(keys.page)
-    if (cached && cached.version === (await this.version())) return cached.value
+    const cached = await cache.getIfCurrent(keys.page, () => this.version())
+    if (cached) return cached
 
     const answer = filters.keyword
       ? await searchGate.run(() => this.read(filters, keys), ip)
       : await this.read(filters, keys)
     if (answer.cacheable) {
       const bytes = Buffer.byteLength(JSON.stringify(answer.page.rows)) + keys.page.length + 200
-      cache.set(keys.page, answer.page, answer.version, bytes, answer.validUntil)
+      cache.set(keys.page, answer.page, answer.version, { bytes, validUntil: answer.validUntil })
     }
     return answer.page
   }
@@ -101,7 +102,7 @@ export class ArticleQueryService {
    * sees every write committed before it arrived.
    */
   protected version(): Promise<number> {
-    return versionRead.get()
+    return articlesVersion.get()
   }
 
   /**
@@ -142,7 +143,6 @@ export class ArticleQueryService {
             statements.count,
             // Derived once per request: the search already has them.
             (keys ?? this.cacheKeys(filters)).count,
-            now,
             version,
             validUntil
           )
@@ -221,8 +221,8 @@ export class ArticleQueryService {
    * stays visible until a write, which bumps the version; a slug not found is never cached.
    */
   async findBySlug(slug: string): Promise<PublicArticleDetail | null> {
-    const cached = details.get(slug)
-    if (cached && cached.version === (await this.version())) return cached.value
+    const cached = await details.getIfCurrent(slug, () => this.version())
+    if (cached) return cached
 
     const [row] = await preparedQuery<ArticleRow & { articles_version: string | number }>(
       `SELECT ${DETAIL.columns},
@@ -235,7 +235,7 @@ export class ArticleQueryService {
     if (!row) return null
     const article = this.toPublic<PublicArticleDetail>(DETAIL, row)
     const bytes = Buffer.byteLength(JSON.stringify(article)) + slug.length + 200
-    details.set(slug, article, Number(row.articles_version), bytes)
+    details.set(slug, article, Number(row.articles_version), { bytes })
     return article
   }
 
@@ -253,12 +253,11 @@ export class ArticleQueryService {
     filters: ArticleListFilters,
     statement: Statement,
     key: string,
-    now: number,
     version: number,
     validUntil: number
   ) {
-    const hit = counts.get(key)
-    if (hit && hit.version === version && now < hit.validUntil) return { total: hit.total, version }
+    const hit = counts.get(key, version)
+    if (hit !== undefined) return { total: hit, version }
 
     const [row] = await preparedQuery<{ total: string | number; version: string | number }>(
       statement.sql,
@@ -268,10 +267,7 @@ export class ArticleQueryService {
     const total = Number(row.total)
     // Counted at another version than the page saw: correct for this request's purpose (a total),
     // but cached only if the version is the page's, whose next due time is known.
-    if (Number(row.version) === version) {
-      if (counts.size >= MAX_CACHED_COUNTS) counts.clear()
-      counts.set(key, { version, total, validUntil })
-    }
+    if (Number(row.version) === version) counts.set(key, total, version, { validUntil })
     return { total, version: Number(row.version) }
   }
 
@@ -338,14 +334,7 @@ export class ArticleQueryService {
   }
 }
 
-const versionRead = new FreshRead(async () => {
-  const [row] = await preparedQuery<{ version: string | number }>(
-    'SELECT version FROM articles_version WHERE id = 1',
-    [],
-    { client: db.connection(PUBLIC_CONNECTION) }
-  )
-  return Number(row.version)
-})
+const articlesVersion = versionRead('articles_version', PUBLIC_CONNECTION)
 
 /** Up to this many characters (code points), a keyword is looked up in articles.search_grams. */
 const SHORT_KEYWORD_LENGTH = 2
@@ -355,9 +344,8 @@ function containsPattern(keyword: string) {
   return `%${keyword.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
 }
 
-/** Cached counts by count statement; bounded (keywords are caller-chosen), cleared when full. */
-const counts = new Map<string, { version: number; total: number; validUntil: number }>()
-const MAX_CACHED_COUNTS = 1000
+/** Cached counts by count statement (keywords are caller-chosen: bounded). */
+const counts = versionedCache<string, number>('article-counts', { max: 1000 })
 
 /**
  * Pages by their page statement (cacheKeys), tagged with the articles version they were read at
@@ -366,18 +354,20 @@ const MAX_CACHED_COUNTS = 1000
  * Searches apart, so a flood of caller-chosen keywords cannot evict the plain pages.
  */
 export const SEARCH_CACHE_TTL_MS = 10_000
-export const searches = new AnswerCache<ArticlePage>(500, 4 * 1024 * 1024, SEARCH_CACHE_TTL_MS)
-const pages = new AnswerCache<ArticlePage>(500, 4 * 1024 * 1024, SEARCH_CACHE_TTL_MS)
+const MB = 1024 * 1024
+export const searches = versionedCache<string, ArticlePage>('article-searches', {
+  max: 500,
+  maxBytes: 4 * MB,
+  ttlMs: SEARCH_CACHE_TTL_MS,
+})
+const pages = versionedCache<string, ArticlePage>('article-pages', {
+  max: 500,
+  maxBytes: 4 * MB,
+  ttlMs: SEARCH_CACHE_TTL_MS,
+})
 /** Published articles by slug, tagged likewise (findBySlug). */
-const details = new AnswerCache<PublicArticleDetail>(1000, 8 * 1024 * 1024, SEARCH_CACHE_TTL_MS)
-
-/**
- * Forgets cached counts and search answers (tests: a rolled-back transaction rewinds the
- * version).
- */
-export function forgetCounts() {
-  counts.clear()
-  searches.clear()
-  pages.clear()
-  details.clear()
-}
+const details = versionedCache<string, PublicArticleDetail>('article-details', {
+  max: 1000,
+  maxBytes: 8 * MB,
+  ttlMs: SEARCH_CACHE_TTL_MS,
+})

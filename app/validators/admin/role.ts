@@ -1,10 +1,5 @@
 import vine from '@vinejs/vine'
-import {
-  idListField,
-  listValidator,
-  optionalText,
-  statusField,
-} from '#validators/admin/common'
+import { idListField, listValidator, optionalText, statusField } from '#validators/admin/common'
 import { roleSort, roleWrites } from '#resources/roles'
 
 /** Request shapes of /api/admin/roles; the writable fields: app/resources/roles.ts. */

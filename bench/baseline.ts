@@ -14,7 +14,7 @@
 | (e.g. "--cpu-prof --cpu-prof-dir=tmp/prof"), and BENCH_ONLY=<regex> to run only the scenarios
 | whose name matches. Both builds use the schema this tree migrates, so
 | <rev> must read the same tables (a recent commit). Writes tmp/bench-baseline.{json,txt}.
-| BENCH_SCOPE_USERS=<n> adds the users list of a scoped administrator (page of 20, n accounts over
+| BENCH_SCOPE_USERS=<n> adds the users list of a scoped administrator (pages of 10 and 100, n accounts over
 | the department tree of bench/dataset.ts; issue 45's figure: 100000).
 |
 | Memory: BENCH_SOAK=<seconds> then soaks both servers at once under the same fixed-rate mixed
@@ -191,9 +191,11 @@ const scenarios: Record<string, Scenario> = {
   },
 }
 if (SCOPED_LIST) {
-  scenarios['users page of 20, scoped'] = {
-    path: '/api/admin/users?pageSize=20',
-    headers: auth(scopedToken),
+  for (const size of [10, 100]) {
+    scenarios[`users page of ${size}, scoped`] = {
+      path: `/api/admin/users?pageSize=${size}`,
+      headers: auth(scopedToken),
+    }
   }
 }
 // BENCH_ONLY=<regex>: only the scenarios whose name matches (e.g. to profile one of them).
@@ -208,7 +210,8 @@ const TARGETS: Record<string, string> = {
   'list page 1': '0.20 / pg 0.30',
   'detail': '0.12',
   'login refused by the limiter': '0.08',
-  'users page of 20, scoped': '0.50 / pg 1.50',
+  'users page of 10, scoped': '0.50 / pg 1.50',
+  'users page of 100, scoped': '1.20',
 }
 
 // ---------------------------------------------------------------- interleaved rounds

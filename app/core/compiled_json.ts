@@ -20,6 +20,17 @@ const integer: Encode = (value) =>
   typeof value === 'number' ? (Number.isFinite(value) ? '' + value : 'null') : generic(value)
 const string: Encode = (value) =>
   typeof value === 'string' ? JSON.stringify(value) : generic(value)
+/**
+ * A luxon DateTime: its toJSON() (ISO 8601, nothing to escape) quoted, as JSON.stringify would
+ * write it, without JSON.stringify's generic path (~2x the cost; 500 dates on a users page of 100).
+ */
+const dateTime: Encode = (value) => {
+  if (value === null || typeof value !== 'object' || !(value as any).isLuxonDateTime) {
+    return string(value)
+  }
+  const text = (value as { toJSON(): unknown }).toJSON()
+  return typeof text === 'string' ? '"' + text + '"' : generic(text)
+}
 const boolean: Encode = (value) =>
   value === true ? 'true' : value === false ? 'false' : generic(value)
 
@@ -66,7 +77,7 @@ class Compiler {
       case 'number':
         return integer
       case 'string':
-        return string
+        return schema.format === 'date-time' ? dateTime : string
       case 'boolean':
         return boolean
       case 'array':

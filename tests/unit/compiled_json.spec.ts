@@ -105,6 +105,19 @@ test.group('Compiled JSON', () => {
           ],
         },
       },
+      {
+        name: 'dates: invalid, another zone',
+        schema: page,
+        value: {
+          data: [
+            row({
+              passwordExpiresAt: DateTime.invalid('test'),
+              lastLoginAt: at.setZone('Asia/Tokyo'),
+              createdAt: 'not a date',
+            }),
+          ],
+        },
+      },
       { name: 'a BigInt (safe: a string)', schema: page, value: { data: [row({ id: 10n })] } },
       {
         name: 'a recursive tree',

@@ -65,9 +65,10 @@ class ApiSerializer extends BaseSerializer<{ Wrap: 'data'; PaginationMetaData: P
     }
     const plain = plainOf(value)
     if (plain) {
-      const body = plain.metadata
-        ? { data: plain.data, meta: this.definePaginationMetaData(plain.metadata) }
-        : { data: plain.data }
+      const body =
+        'metadata' in plain
+          ? { data: plain.data, meta: this.definePaginationMetaData(plain.metadata) }
+          : { data: plain.data }
       return withStringify(body, stringify)
     }
     const body: any = await this.serialize(value, resolver)

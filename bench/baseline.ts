@@ -14,7 +14,7 @@
 | (e.g. "--cpu-prof --cpu-prof-dir=tmp/prof"), and BENCH_ONLY=<regex> to run only the scenarios
 | whose name matches. Both builds use the schema this tree migrates, so
 | <rev> must read the same tables (a recent commit). Writes tmp/bench-baseline.{json,txt}.
-| BENCH_SCOPE_USERS=<n> adds the users list of a scoped administrator (page of 20, n accounts over
+| BENCH_SCOPE_USERS=<n> adds the users list of a scoped administrator (pages of 10 and 100, n accounts over
 | the department tree of bench/dataset.ts; issue 45's figure: 100000).
 |
 | Memory: BENCH_SOAK=<seconds> then soaks both servers at once under the same fixed-rate mixed
@@ -23,11 +23,12 @@
 | share of the server's CPU spent in GC pauses (--trace-gc) and /me's p99. BENCH_BASELINE_FLAGS and BENCH_BASELINE_ENV ("K=V K=V") apply to
 | the baseline server only, after `npm start`'s: `--baseline HEAD` with them compares settings on
 | one build (Node's defaults: BENCH_BASELINE_ENV=MALLOC_ARENA_MAX= with
-| BENCH_BASELINE_FLAGS=--max-semi-space-size=0). BENCH_RUNS=0 skips the rounds.
+| BENCH_BASELINE_FLAGS=--max-semi-space-size=0). BENCH_RUNS=0 skips the rounds. Printed after the
+| rounds: each server's RSS and the load average; BENCH_COLD=<n>: the cold start of each, n times.
 */
 import { execFileSync, execSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
-import { cpus } from 'node:os'
+import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { login } from './client.js'
@@ -57,6 +58,9 @@ const SOAK_RATE = Number(process.env.BENCH_SOAK_RATE ?? 300)
 const ADMIN_PASSWORD = 'Bench-Root-Passw0rd!'
 const SMALL = 10_000
 
+const loadAtStart = loadavg()
+  .map((value) => Math.round(value * 100) / 100)
+  .join(' ')
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`)
 const sha = execFileSync('git', ['rev-parse', '--verify', `${rev}^{commit}`], {
   cwd: ROOT,
@@ -192,9 +196,11 @@ const scenarios: Record<string, Scenario> = {
   },
 }
 if (SCOPED_LIST) {
-  scenarios['users page of 20, scoped'] = {
-    path: '/api/admin/users?pageSize=20',
-    headers: auth(scopedToken),
+  for (const size of [10, 100]) {
+    scenarios[`users page of ${size}, scoped`] = {
+      path: `/api/admin/users?pageSize=${size}`,
+      headers: auth(scopedToken),
+    }
   }
 }
 // BENCH_ONLY=<regex>: only the scenarios whose name matches (e.g. to profile one of them).
@@ -211,7 +217,8 @@ const TARGETS: Record<string, string> = {
   'list page 1': '0.20 / pg 0.30',
   'detail': '0.12',
   'login refused by the limiter': '0.08',
-  'users page of 20, scoped': '0.50 / pg 1.50',
+  'users page of 10, scoped': '0.50 / pg 1.50',
+  'users page of 100, scoped': '1.20',
 }
 
 // ---------------------------------------------------------------- interleaved rounds
@@ -304,7 +311,37 @@ if (SOAK) {
     }
   }
 }
+// RSS after the rounds (and the soak, when one ran).
+const rssAfterLoad = Object.fromEntries(sides.map((side) => [side, rssMbOf(servers[side].pid)]))
 for (const side of sides) servers[side].stop()
+
+// ---------------------------------------------------------------- cold start (BENCH_COLD=<n>)
+// `npm start`'s command to the first 200 of /api/health (polled every 5 ms), n times per side,
+// alternating, one server at a time.
+const COLD = Number(process.env.BENCH_COLD ?? 0)
+const coldMs: Record<Side, number[]> = { this: [], baseline: [] }
+for (let i = 0; i < COLD * 2; i++) {
+  const side = sides[i % 2]
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawn(process.execPath, startScript.args, {
+    cwd: builds[side],
+    env: { ...appEnv, ...startScript.env, PORT: String(port) },
+    stdio: 'ignore',
+  })
+  const base = `http://127.0.0.1:${port}`
+  for (;;) {
+    const status = await send(base, 'GET', '/api/health').then(
+      (r) => r.status,
+      () => 0
+    )
+    if (status === 200) break
+    await new Promise((done) => setTimeout(done, 5))
+  }
+  coldMs[side].push(Math.round(performance.now() - started))
+  child.kill('SIGTERM')
+  await new Promise((done) => child.once('exit', done))
+}
 
 // ---------------------------------------------------------------- report
 const figure = (list: Run[], pick: (run: Run) => number) => median(list.map(pick))
@@ -368,6 +405,15 @@ const lines = [
       ])
     ),
 ]
+lines.push(
+  '',
+  `RSS after the rounds, MB: ${rssAfterLoad.this} / ${rssAfterLoad.baseline} (this / base); load average at the start ${loadAtStart}, at the end ${loadavg().map(round2).join(' ')}`
+)
+if (COLD) {
+  lines.push(
+    `cold start (npm start -> first 200 of /api/health), median of ${COLD}: ${median(coldMs.this)} / ${median(coldMs.baseline)} ms (${coldMs.this.join(' ')} / ${coldMs.baseline.join(' ')})`
+  )
+}
 if (SOAK) {
   lines.push(
     '',
@@ -381,7 +427,11 @@ const text = lines.join('\n')
 process.stdout.write(`${text}\n`)
 writeFileSync(
   join(ROOT, 'tmp/bench-baseline.json'),
-  JSON.stringify({ rev, sha, db: DB, when: new Date().toISOString(), rows, soak, runs }, null, 2)
+  JSON.stringify(
+    { rev, sha, db: DB, when: new Date().toISOString(), rows, soak, runs, rssAfterLoad, coldMs },
+    null,
+    2
+  )
 )
 writeFileSync(join(ROOT, 'tmp/bench-baseline.txt'), `${text}\n`)
 log('written tmp/bench-baseline.json and tmp/bench-baseline.txt')

@@ -4,6 +4,7 @@ import app from '@adonisjs/core/services/app'
 import { defineConfig } from '@adonisjs/core/http'
 import proxyAddr from 'proxy-addr'
 import { trustedProxyList } from '#start/env'
+import { serializeJSON } from '#core/compiled_json'
 
 export const appKey = env.get('APP_KEY')
 
@@ -24,6 +25,8 @@ export const http = defineConfig({
     res.end(JSON.stringify({ errors: [{ code: 'E_BAD_REQUEST', message: 'Malformed URL' }] }))
   },
   useAsyncLocalStorage: false,
+  // JSON bodies by the stringifier compiled from their route's contract (app/core/compiled_json.ts).
+  serializeJSON,
   cookie: {
     domain: '',
     path: '/',

@@ -17,6 +17,7 @@ import { captchaLimitSamples } from '#captcha/captcha_limits'
 import { mailLimitSamples } from '#services/email/email_service'
 import { flushLimiterRedis } from '#tests/helpers/redis'
 import { contractChecks, contractTeardown } from '#tests/helpers/openapi_contract'
+import { checkCompiledJson, compiledJsonTeardown } from '#tests/helpers/compiled_json_check'
 
 export const plugins: Config['plugins'] = [
   assert(),
@@ -127,14 +128,18 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
 
 /** Every answer the functional suite receives must match the OpenAPI document (GET /api/openapi.json). */
 ApiClient.teardown(contractTeardown)
+/** ...and, when compiled from the contract, have the bytes the safe stringify writes. */
+ApiClient.teardown(compiledJsonTeardown)
 
 export const configureSuite: Config['configureSuite'] = (suite) => {
   ran.push(suite.name)
   if (suite.name === 'functional') {
     suite.setup(() => {
       contractChecks.enabled = true
+      checkCompiledJson(true)
       return () => {
         contractChecks.enabled = false
+        checkCompiledJson(false)
       }
     })
   }

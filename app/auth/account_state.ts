@@ -14,6 +14,8 @@ import type { Requirement } from '#auth/account_requirements'
  */
 export class AccountState {
   readonly id: number
+  /** The sign-in name (what an audit row names the actor by). */
+  readonly account: string
   readonly isEnabled: boolean
   readonly tokenVersion: number
   readonly twoFactorEnabled: boolean
@@ -33,6 +35,7 @@ export class AccountState {
     user: User
   ) {
     this.id = user.id
+    this.account = user.account
     this.isEnabled = user.isEnabled
     this.tokenVersion = user.tokenVersion
     this.twoFactorEnabled = user.twoFactorEnabled

@@ -1,5 +1,4 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto'
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
 import adminAuthConfig from '#config/admin_auth'
 import { MAX_ID } from '#validators/admin/common'
 import { SESSION_ID } from '#auth/sessions'
@@ -30,7 +29,12 @@ export const tokenSchema = named(
  * id (`jti`, app/auth/sessions.ts); roles, menus and permissions are re-read from the database on
  * every request.
  */
+/** jose, loaded with the first token signed or verified (not at boot: readiness needs none). */
+let joseLoading: Promise<typeof import('jose')> | undefined
+const jose = () => (joseLoading ??= import('jose'))
+
 export async function signAdminToken(userId: number, tokenVersion: number, sessionId: string) {
+  const { SignJWT } = await jose()
   const token = await new SignJWT({ tokenVersion })
     .setProtectedHeader(HEADER)
     .setSubject(String(userId))
@@ -50,6 +54,7 @@ export async function signAdminToken(userId: number, tokenVersion: number, sessi
  */
 async function verify(token: string): Promise<Verified | null> {
   if (!signedHere(token)) return null
+  const { jwtVerify, errors: joseErrors } = await jose()
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: ['HS256'],

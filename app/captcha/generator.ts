@@ -1,14 +1,8 @@
 import { randomInt } from 'node:crypto'
-import sharp from 'sharp'
+import { loadSharp } from '#core/sharp'
 import { paintBackground } from '#captcha/image_background'
 import { type Rng, between, createRng } from '#captcha/image_random'
 import { type JigsawShape, coverageOf, createJigsawShape } from '#captcha/image_shape'
-
-// Every challenge is a new raw buffer: libvips' operation cache can never hit, it only holds
-// memory (it pushed the server past 300 MB RSS in the benchmark). One thread per encode is enough
-// for 320x160 images and leaves the other core to the requests.
-sharp.cache(false)
-sharp.concurrency(1)
 
 export type CaptchaImages = {
   /** Encoded background WITH the gap and the decoy gaps. */
@@ -248,6 +242,7 @@ export async function renderCaptchaChallenge(): Promise<{
   }
 
   // Raw input carries no metadata and sharp writes none unless asked to (no keepMetadata()).
+  const sharp = await loadSharp()
   const [background, pieceBytes] = await Promise.all([
     sharp(canvas, { raw: { width, height, channels: 3 } })
       .webp(WEBP_BACKGROUND)

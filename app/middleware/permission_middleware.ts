@@ -8,11 +8,14 @@ import { assertSettled } from '#auth/account_requirements'
  * Authenticates (a JWT or an API token; no pending requirement accepted on admin routes), then asks Bouncer's `hasPermission` ability
  * (app/abilities/main.ts) about the code. A refusal is a 403, logged once by the error handler.
  */
+const API_TOKENS = { apiTokens: true }
+const NONE_PENDING: never[] = []
+
 export default class PermissionMiddleware {
   async handle(ctx: HttpContext, next: NextFn, permission: PermissionCode) {
     // Admin routes are the only ones that accept an API token (app/auth/api_tokens.ts).
     const guard = ctx.auth.use('jwt')
-    assertSettled(await guard.authenticateAccount({ apiTokens: true }), [], guard.access)
+    assertSettled(await guard.authenticateAccount(API_TOKENS), NONE_PENDING, guard.access)
     await ctx.bouncer.authorize('hasPermission', permission)
     return next()
   }

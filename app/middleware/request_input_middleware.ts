@@ -14,12 +14,18 @@ import { isPlainJson, readJsonBody } from '#core/json_body'
 function findNul(value: unknown, path: string, emptyToNull = false, depth = 0): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path || 'input' : null
   if (depth > 32 || value === null || typeof value !== 'object') return null
-  for (const [key, child] of Object.entries(value)) {
-    const childPath = path ? `${path}.${key}` : key
-    if (key.includes('\u0000')) return childPath
+  // for...in, not Object.entries: no array per object on every request (params, query string).
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
+    const child = (value as Record<string, unknown>)[key]
+    if (key.includes('\u0000')) return path ? `${path}.${key}` : key
     if (emptyToNull && child === '') (value as Record<string, unknown>)[key] = null
-    const found = findNul(child, childPath, emptyToNull, depth + 1)
-    if (found) return found
+    if (typeof child === 'string') {
+      if (child.includes('\u0000')) return path ? `${path}.${key}` : key
+    } else if (child !== null && typeof child === 'object') {
+      const found = findNul(child, path ? `${path}.${key}` : key, emptyToNull, depth + 1)
+      if (found) return found
+    }
   }
   return null
 }

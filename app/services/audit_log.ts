@@ -127,10 +127,9 @@ export async function recordRefusal(ctx: HttpContext, reason: string) {
   const permission = declaredPermission(ctx)
   if (!permission || ctx.request.method() === 'GET' || ctx.request.method() === 'HEAD') return
   const guard = ctx.auth?.use('jwt')
-  const user = guard?.user
   const tokenId = guard?.apiTokenId ?? null
   const ip = ctx.request.ip()
-  const actorId = user?.id ?? null
+  const actorId = guard?.userId ?? null
   const key = [
     actorId ?? '-',
     tokenId ?? '-',
@@ -146,7 +145,7 @@ export async function recordRefusal(ctx: HttpContext, reason: string) {
         client,
         {
           actorId,
-          actor: user?.account ?? 'unknown',
+          actor: guard?.account?.account ?? 'unknown',
           permission,
           requestId: ctx.request.id() ?? null,
           ip,

@@ -1,5 +1,6 @@
 import { digest } from '#core/secrets'
-import sharp, { type Metadata } from 'sharp'
+import type { Metadata } from 'sharp'
+import { loadSharp } from '#core/sharp'
 import { FieldError } from '#exceptions/api_exception'
 import { PriorityGate } from '#core/cpu_gates'
 
@@ -47,6 +48,7 @@ export async function toAvatarWebp(bytes: Buffer) {
   const format = SIGNATURES.find((signature) => signature.test(bytes))?.format
   if (!format) throw refuse('avatarFormat', 'image')
   return avatarGate.run('trusted', async () => {
+    const sharp = await loadSharp()
     const options = { limitInputPixels: AVATAR_MAX_INPUT_PIXELS, failOn: 'error' as const }
     const tooLarge = () =>
       refuse('avatarPixels', 'dimensions', { megapixels: AVATAR_MAX_INPUT_PIXELS / 1_000_000 })

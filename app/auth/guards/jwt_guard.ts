@@ -239,6 +239,12 @@ export class JwtGuard implements GuardContract<User> {
     return this.user
   }
 
+  /** The authenticated account's state (id, sign-in name, flags) without hydrating the model. */
+  getAccountOrFail(): AccountState {
+    if (!this.account) throw unauthorized()
+    return this.account
+  }
+
   getAccessOrFail(): AccessSnapshot {
     if (!this.access) throw unauthorized()
     return this.access

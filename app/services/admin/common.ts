@@ -28,14 +28,15 @@ export type Actor = {
 export function actorOf(ctx: HttpContext, permission?: string): Actor {
   const guard = ctx.auth.use('jwt')
   const access = guard.getAccessOrFail()
-  const user = guard.getUserOrFail()
+  // The guard's account state, not the model: no User hydrated for an admin request.
+  const account = guard.getAccountOrFail()
   return {
-    id: user.id,
+    id: account.id,
     access,
     bouncer: ctx.bouncer,
     audit: {
-      actorId: user.id,
-      actor: user.account,
+      actorId: account.id,
+      actor: account.account,
       permission: permission ?? declaredPermission(ctx) ?? 'undeclared',
       requestId: ctx.request.id() ?? null,
       ip: ctx.request.ip(),

@@ -17,6 +17,7 @@ import { captchaLimitSamples } from '#captcha/captcha_limits'
 import { mailLimitSamples } from '#services/email/email_service'
 import { flushLimiterRedis } from '#tests/helpers/redis'
 import { contractChecks, contractTeardown } from '#tests/helpers/openapi_contract'
+import { slowestTests } from '#tests/helpers/slowest_tests'
 
 export const plugins: Config['plugins'] = [
   assert(),
@@ -24,6 +25,7 @@ export const plugins: Config['plugins'] = [
   apiClient(),
   authApiClient(app),
   dbAssertions(app),
+  slowestTests(),
 ]
 
 /**

@@ -81,9 +81,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * the password or the button is used.
  */
 const withoutPasskeyAutofill = (page: Page) =>
-  page.addInitScript(() => {
-    PublicKeyCredential.isConditionalMediationAvailable = async () => false
-  })
+  page.addInitScript('PublicKeyCredential.isConditionalMediationAvailable = async () => false')
 
 /**
  * The keyboard path as a person takes it: the handle focused, Shift+ArrowRight taps (10 px) at an

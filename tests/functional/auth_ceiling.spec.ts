@@ -110,7 +110,7 @@ test.group('The ceiling', (group) => {
     await new Promise((resolve) => setTimeout(resolve, 2100)) // this process's cached block
     const unlocked = await login('127.0.0.202', 'besieged', TEST_PASSWORD)
     assert.equal(unlocked.status, 200, JSON.stringify(unlocked.body))
-  }).timeout(240_000)
+  })
 
   test('/me shows the previous sign-in and the failed checks since', async ({ assert }) => {
     const user = await createAdmin('watcher')
@@ -134,7 +134,7 @@ test.group('The ceiling', (group) => {
     assert.equal(last.lastSignIn.ip, '127.0.0.9')
     assert.equal(last.failedSinceLastSignIn, 1)
     assert.equal((await db.from('users').where('id', user.id).first()).failed_logins, 0)
-  }).timeout(60_000)
+  })
 })
 
 test.group("Owner's keys: device tokens", (group) => {
@@ -177,7 +177,7 @@ test.group("Owner's keys: device tokens", (group) => {
     const again = await login('127.0.0.3', 'rotator', TEST_PASSWORD, { deviceToken: c.deviceToken })
     assert.equal(again.status, 200)
     assert.notEqual(again.body.data.deviceToken, c.deviceToken)
-  }).timeout(60_000)
+  })
 
   test('own devices listed and revocable; logout can forget the device; a remembered second factor dies with it', async ({
     assert,
@@ -271,7 +271,7 @@ test.group("Owner's keys: device tokens", (group) => {
     const plain = (await login('127.0.0.8', 'stranger', TEST_PASSWORD)).body.data
     assert.equal((await send('127.0.0.8', 'POST', '/api/auth/logout', {}, plain.token)).status, 204)
     assert.lengthOf(await db.from('device_tokens').where('user_id', stranger.id), 2)
-  }).timeout(60_000)
+  })
 
   test('foreign, expired and malformed device tokens: refused or ignored, nothing changed', async ({
     assert,
@@ -314,7 +314,7 @@ test.group("Owner's keys: device tokens", (group) => {
     )
     assert.equal(badLogout.status, 422)
     assert.deepEqual(await rows(), before)
-  }).timeout(60_000)
+  })
 })
 
 test.group("Owner's keys: the second step", (group) => {
@@ -356,7 +356,7 @@ test.group("Owner's keys: the second step", (group) => {
       deviceToken: device,
     })
     assert.equal(withDevice.status, 200, JSON.stringify(withDevice.body))
-  }).timeout(60_000)
+  })
 })
 
 test.group('The front door: slider time, proof-of-work derivations, load, headers', (group) => {

@@ -214,7 +214,12 @@ export function LoginPage({
                 {text.signIn}
               </Button>
               {passkeysUsable() && (
-                <Button variant="outlined" fullWidth disabled={busy} onClick={() => signInWithPasskey()}>
+                <Button
+                  variant="outlined"
+                  fullWidth
+                  disabled={busy}
+                  onClick={() => signInWithPasskey()}
+                >
                   {text.passkeyAlone}
                 </Button>
               )}

@@ -18,6 +18,7 @@ import { mailLimitSamples } from '#services/email/email_service'
 import { flushLimiterRedis } from '#tests/helpers/redis'
 import { contractChecks, contractTeardown } from '#tests/helpers/openapi_contract'
 import { checkCompiledJson, compiledJsonTeardown } from '#tests/helpers/compiled_json_check'
+import { slowestTests } from '#tests/helpers/slowest_tests'
 
 export const plugins: Config['plugins'] = [
   assert(),
@@ -25,6 +26,7 @@ export const plugins: Config['plugins'] = [
   apiClient(),
   authApiClient(app),
   dbAssertions(app),
+  slowestTests(),
 ]
 
 /**

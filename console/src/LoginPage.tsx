@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import type { FormEvent } from 'react'
 import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material'
 import { SliderCaptcha } from './captcha/SliderCaptcha'
@@ -7,7 +7,12 @@ import { TwoFactorStep } from './TwoFactorStep'
 import { LOCALES, currentLocale, storeLocale } from './i18n/errors'
 import { LOGIN_TEXT, LoginTextContext } from './i18n/login'
 import { MailRequestCard, useMailOn, useSettled } from './MailPages'
-import { passkeyAssertion, passkeysUsable } from './passkey'
+import {
+  cancelPasskeyAutofill,
+  passkeyAssertion,
+  passkeyAutofillAvailable,
+  passkeysUsable,
+} from './passkey'
 
 /**
  * Account, password and the slider captcha. The form is usable at once; the captcha's proof of
@@ -51,6 +56,7 @@ export function LoginPage({
   const submit = async (event: FormEvent | null, withPasskey = false) => {
     event?.preventDefault()
     if (!captchaToken) return
+    void cancelPasskeyAutofill()
     setBusy(true)
     setError('')
     try {
@@ -73,18 +79,49 @@ export function LoginPage({
     }
   }
 
-  /** A passkey alone (no account, password or captcha): the browser offers the site's passkeys. */
-  const signInWithPasskey = async () => {
+  /**
+   * A passkey alone (no account, password or captcha): the browser offers the site's passkeys.
+   * `autofill`: the conditional request started with the page, offered in the account field's
+   * autofill; it waits for the person, so the form stays usable meanwhile, and it ends silently
+   * when aborted (another way in was taken) or refused by the browser.
+   */
+  const signInWithPasskey = async (autofill = false) => {
+    if (!autofill) {
+      setBusy(true)
+      setError('')
+    }
+    let response
+    try {
+      response = await passkeyAssertion({}, autofill)
+    } catch (failure) {
+      if (!autofill) {
+        setError((failure as Error).message)
+        setBusy(false)
+      }
+      return
+    }
     setBusy(true)
     setError('')
     try {
-      await login({ response: await passkeyAssertion({}) })
+      await login({ response })
     } catch (failure) {
       setError((failure as Error).message)
     } finally {
       setBusy(false)
     }
   }
+
+  // One conditional request per page (its options are rate-limited per address): started after
+  // the first paint (a StrictMode remount clears the timer first), ended when the page goes.
+  useEffect(() => {
+    const start = setTimeout(async () => {
+      if (await passkeyAutofillAvailable()) void signInWithPasskey(true)
+    })
+    return () => {
+      clearTimeout(start)
+      void cancelPasskeyAutofill()
+    }
+  }, [])
 
   const restart = (message?: string) => {
     setMfa(null)
@@ -136,7 +173,7 @@ export function LoginPage({
               <TextField
                 label={text.account}
                 name="account"
-                autoComplete="username"
+                autoComplete="username webauthn"
                 fullWidth
                 required
                 value={account}
@@ -177,7 +214,12 @@ export function LoginPage({
                 {text.signIn}
               </Button>
               {passkeysUsable() && (
-                <Button variant="outlined" fullWidth disabled={busy} onClick={signInWithPasskey}>
+                <Button
+                  variant="outlined"
+                  fullWidth
+                  disabled={busy}
+                  onClick={() => signInWithPasskey()}
+                >
                   {text.passkeyAlone}
                 </Button>
               )}

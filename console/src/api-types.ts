@@ -52,8 +52,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the access matrix as CSV: one row per account in scope, one column per code
-         * @description Streams one row per account in scope (id, account, nickname, status) and one column per catalogued code, `x` where held, as CSV (RFC 4180, CRLF, UTF-8 with a BOM). Bounded, formula-neutralised and audited like the lists' exports. CSV only.
+         * Export the access matrix as CSV or XLSX: a row per account in scope, a column per code
+         * @description Streams one row per account in scope (id, account, nickname, status) and one column per catalogued code, `x` where held, as `format=csv` (RFC 4180, CRLF, UTF-8 with a BOM) or `format=xlsx` (one sheet, the same cells). Bounded, formula-neutralised and audited like the lists' exports.
          */
         get: operations["admin.access.export"];
         put?: never;
@@ -2602,7 +2602,7 @@ export interface operations {
     "admin.access.export": {
         parameters: {
             query: {
-                format: "csv";
+                format: "csv" | "xlsx";
             };
             header?: never;
             path?: never;
@@ -2617,6 +2617,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             401: components["responses"]["Error401"];

@@ -120,27 +120,25 @@ const EXPORT_FORMATS = {
 type ExportFormat = keyof typeof EXPORT_FORMATS
 
 /**
- * `GET /api/admin/<resource>/export?format=csv|xlsx` with the list's current filters and sort,
- * downloaded with the bearer token (a link could not send it); the format picked from a menu.
- * Shown with the export code only.
+ * A menu of the export formats downloading `GET /api/admin/<path>?...&format=` with the bearer
+ * token (a link could not send it), saved as `<name>-<date>.<format>`.
  */
-export function ExportButton() {
-  const resource = useResourceContext() as Resource
-  const { filterValues, sort } = useListContext()
-  const can = useAccess()
+export function ExportMenu(props: {
+  path: string
+  query?: Record<string, unknown>
+  name: string
+  /** The button opening the menu. */
+  trigger: (open: (event: { currentTarget: HTMLElement }) => void, busy: boolean) => ReactNode
+}) {
   const notify = useNotify()
   const translate = useTranslate()
   const [busy, setBusy] = useState(false)
   const [anchor, setAnchor] = useState<HTMLElement | null>(null)
-  if (!can(resource, 'export' as never)) return null
   const run = async (format: ExportFormat) => {
     setAnchor(null)
     setBusy(true)
     try {
-      const url = apiUrl(`admin/${resource}/export`, {
-        ...listQuery(resource, filterValues, sort),
-        format,
-      })
+      const url = apiUrl(`admin/${props.path}`, { ...props.query, format })
       const response = await fetch(url, {
         headers: { Accept: EXPORT_FORMATS[format], ...authHeaders() },
       })
@@ -148,7 +146,7 @@ export function ExportButton() {
       const href = URL.createObjectURL(await response.blob())
       const link = document.createElement('a')
       link.href = href
-      link.download = `${resource}-${new Date().toISOString().slice(0, 10)}.${format}`
+      link.download = `${props.name}-${new Date().toISOString().slice(0, 10)}.${format}`
       link.click()
       setTimeout(() => URL.revokeObjectURL(href), 10_000)
       notify('app.export.done', { type: 'success' })
@@ -160,14 +158,7 @@ export function ExportButton() {
   }
   return (
     <>
-      <Button
-        label="ra.action.export"
-        onClick={(event) => setAnchor(event.currentTarget)}
-        disabled={busy}
-        aria-haspopup="menu"
-      >
-        <Download />
-      </Button>
+      {props.trigger((event) => setAnchor(event.currentTarget), busy)}
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
         {(Object.keys(EXPORT_FORMATS) as ExportFormat[]).map((format) => (
           <MenuItem key={format} onClick={() => run(format)}>
@@ -176,6 +167,29 @@ export function ExportButton() {
         ))}
       </Menu>
     </>
+  )
+}
+
+/**
+ * A list's export (`GET /api/admin/<resource>/export?format=csv|xlsx`) with its current filters
+ * and sort. Shown with the export code only.
+ */
+export function ExportButton() {
+  const resource = useResourceContext() as Resource
+  const { filterValues, sort } = useListContext()
+  const can = useAccess()
+  if (!can(resource, 'export' as never)) return null
+  return (
+    <ExportMenu
+      path={`${resource}/export`}
+      query={listQuery(resource, filterValues, sort)}
+      name={resource}
+      trigger={(open, busy) => (
+        <Button label="ra.action.export" onClick={open} disabled={busy} aria-haspopup="menu">
+          <Download />
+        </Button>
+      )}
+    />
   )
 }
 

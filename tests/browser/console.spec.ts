@@ -76,6 +76,14 @@ const nextSlider = (page: Page) =>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
+ * A browser without passkey autofill (WebAuthn conditional mediation): Chromium's virtual
+ * authenticator answers the login page's autofill request by itself, which would sign in before
+ * the password or the button is used.
+ */
+const withoutPasskeyAutofill = (page: Page) =>
+  page.addInitScript('PublicKeyCredential.isConditionalMediationAvailable = async () => false')
+
+/**
  * The keyboard path as a person takes it: the handle focused, Shift+ArrowRight taps (10 px) at an
  * uneven pace to just short of the gap, a look, then ArrowRight (1 px) taps, then Enter.
  */
@@ -1310,12 +1318,15 @@ test.group('Console in Chromium', (group) => {
       assert.isAtMost(readyAt, 1500, route)
       assert.match(page.url(), /#\/login$/)
       // Before the account is typed, only the public features flag (is mail on: the "Forgot
-      // password?" link), never the session or a captcha.
+      // password?" link) and one set of passkey options (the account field's passkey autofill),
+      // never the session or a captcha.
+      const options = 'POST /api/auth/login/passkey/options'
       assert.deepEqual(
-        requests.filter((request) => request !== 'GET /api/auth/features'),
+        requests.filter((request) => request !== 'GET /api/auth/features' && request !== options),
         [],
-        `${route}: no API call but the features flag before the account is typed`
+        `${route}: no API call but the features flag and passkey options before the account is typed`
       )
+      assert.isAtMost(requests.filter((request) => request === options).length, 1)
       // Usable: typing works, and the account starts the proof of work for that account.
       const challenge = page.waitForRequest((request) =>
         request.url().includes('/api/auth/captcha?account=admin')
@@ -1491,7 +1502,7 @@ test.group('Console in Chromium', (group) => {
     await context.close()
   })
 
-  test('a passkey added in the console is the second step, and the way through a locked account', async ({
+  test('a passkey added in the console is the second step and the way through a locked account', async ({
     assert,
   }) => {
     // WebAuthn needs a secure context: the console on http://localhost, the relying party's origin.
@@ -1502,6 +1513,7 @@ test.group('Console in Chromium', (group) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
     try {
       const page = await context.newPage()
+      await withoutPasskeyAutofill(page)
       const authenticator = await virtualAuthenticator(page)
       await signIn(page, base, 'keyholder', TEST_PASSWORD)
       await page.goto(`${base}/#/account/2fa`)
@@ -1562,7 +1574,7 @@ test.group('Console in Chromium', (group) => {
     }
   })
 
-  test('the login page signs in with a passkey alone: no account, password or slider', async ({
+  test('the login page signs in with a passkey alone: by autofill or the button', async ({
     assert,
   }) => {
     const base = server.urlAs('localhost')
@@ -1582,20 +1594,51 @@ test.group('Console in Chromium', (group) => {
       await card.getByRole('button', { name: 'Add a passkey' }).click()
       await page.getByText('Passkey added').waitFor()
       await page.waitForLoadState('networkidle')
-      // Signed out, this browser forgotten: the login page alone, nothing typed.
-      await page.getByRole('button', { name: 'Profile' }).click()
-      await page.getByRole('menuitem', { name: 'Sign out and forget this device' }).click()
-      await page.waitForURL(/#\/login/)
-      await page.goto('about:blank')
-      await page.goto(`${base}/#/login`)
+      const passkeyRequests: string[] = []
+      page.on('request', (request) => {
+        const path = new URL(request.url()).pathname
+        if (path.startsWith('/api/auth/login/passkey')) passkeyRequests.push(path)
+      })
+      const lastLogin = async () =>
+        (await db.from('login_logs').where('user_id', user.id).orderBy('id', 'desc').firstOrFail())
+          .outcome
+      /** Signed out, this browser forgotten: the login page alone, nothing typed. */
+      const toLoginPage = async () => {
+        await page.getByRole('button', { name: 'Profile' }).click()
+        await page.getByRole('menuitem', { name: 'Sign out and forget this device' }).click()
+        await page.waitForURL(/#\/login/)
+        await page.goto('about:blank')
+        passkeyRequests.length = 0
+        await page.goto(`${base}/#/login`)
+      }
+
+      // Autofill (conditional mediation): the page asks for options once, the account field
+      // offers the passkey; the virtual authenticator picks it as a person would.
+      await toLoginPage()
+      assert.equal(
+        await page.locator('input[name="account"]').getAttribute('autocomplete'),
+        'username webauthn'
+      )
+      await page.waitForSelector(SIDEBAR, { timeout: 15_000 })
+      assert.deepEqual(passkeyRequests, [
+        '/api/auth/login/passkey/options',
+        '/api/auth/login/passkey',
+      ])
+      assert.equal(await lastLogin(), 'passkey_login')
+
+      // Without autofill: the button.
+      await withoutPasskeyAutofill(page)
+      await toLoginPage()
       await page.getByRole('button', { name: 'Sign in with a passkey', exact: true }).click()
       await page.waitForSelector(SIDEBAR, { timeout: 15_000 })
-      const signedIn = await db
-        .from('login_logs')
-        .where('user_id', user.id)
-        .orderBy('id', 'desc')
-        .firstOrFail()
-      assert.equal(signedIn.outcome, 'passkey_login')
+      assert.deepEqual(passkeyRequests, [
+        '/api/auth/login/passkey/options',
+        '/api/auth/login/passkey',
+      ])
+      assert.lengthOf(
+        await db.from('login_logs').where({ user_id: user.id, outcome: 'passkey_login' }),
+        2
+      )
     } finally {
       Object.assign(adminAuthConfig.passkeys, relyingParty)
       await context.close()

@@ -173,6 +173,11 @@ test.group('Console on a phone', (group) => {
     }
     await tab.getByRole('tab', { name: 'Changes' }).click()
     await tab.getByTestId('access-changes').waitFor()
+    // Its matrix exports in either format, from a menu.
+    await tab.getByRole('button', { name: 'Export matrix' }).click()
+    const saved = tab.waitForEvent('download')
+    await tab.getByRole('menuitem', { name: 'Excel workbook (.xlsx)' }).click()
+    assert.match((await saved).suggestedFilename(), /^access-matrix-[\d-]+\.xlsx$/)
 
     // Users > Import: a plain click opens it; its buttons are on screen and take a plain click.
     await tab.goto(`${server.url}/#/users`)

@@ -264,7 +264,7 @@ test.group('Access review: scope and permission', (group) => {
     assertValidationError(assert, tooLong, ['to'])
     assertValidationError(
       assert,
-      await client.get(`${ACCESS}/export`).qs({ format: 'xlsx' }).loginAs(admin),
+      await client.get(`${ACCESS}/export`).qs({ format: 'pdf' }).loginAs(admin),
       ['format']
     )
   })

@@ -177,7 +177,7 @@ test.group('Accounts: node ace user:create and the seeder, the same path as the 
     assert.notInclude(run.output, 'Created administrator')
     assert.equal(await userCount(), users)
     assert.equal(Number((await db.from('audit_logs').count('* as n'))[0].n), audits)
-  }).timeout(90_000)
+  })
 
   test('node ace user:create and the seeder make the same account and refuse a case variant alike', async ({
     assert,
@@ -205,5 +205,5 @@ test.group('Accounts: node ace user:create and the seeder, the same path as the 
     assert.equal(await userCount(), users)
     const stored = await User.findByOrFail('account', 'by.command')
     assert.isFalse(await hash.verify(stored.password, 'Another-Passw0rd-31'))
-  }).timeout(180_000)
+  })
 })

@@ -152,5 +152,5 @@ test.group('Audit log: account commands', (group) => {
       assert.notInclude(String(row.changes), 'Command-Passw0rd')
       assert.notInclude(String(row.changes), account.password)
     }
-  }).timeout(120_000)
+  })
 })

@@ -142,6 +142,25 @@ test.group('Lists: XLSX exports', (group) => {
     assert.lengthOf(audited, 1)
   })
 
+  test('access matrix: the CSV’s rows, a hostile nickname neutralised', async ({ assert }) => {
+    const boss = await superAdminUser()
+    const hostile = await createAdmin('xl.matrix')
+    await hostile.merge({ nickname: '=HYPERLINK("http://evil.example")' }).save()
+    const { xlsx, sheet, csv } = await both('/api/admin/access/export', {}, boss)
+    assert.equal(xlsx.response.headers.get('content-type'), XLSX_TYPE)
+    assert.match(
+      xlsx.response.headers.get('content-disposition') ?? '',
+      /^attachment; filename="access-matrix-\d{8}T\d{6}Z\.xlsx"$/
+    )
+    assert.deepEqual(sheet[0].slice(0, 4), ['id', 'account', 'nickname', 'status'])
+    assert.deepEqual(sheet, csv)
+    const row = sheet.find((cells) => cells[1] === 'xl.matrix')!
+    assert.equal(row[2], `'${hostile.nickname}`)
+    // The super admin holds every code.
+    const own = sheet.find((cells) => cells[1] === boss.account)!
+    assert.deepEqual(own.slice(4), Array(sheet[0].length - 4).fill('x'))
+  })
+
   test('without the export code: 403, nothing written; an unknown format is a 422', async ({
     client,
     assert,

@@ -465,7 +465,7 @@ test.group('Lists: the export bound and streaming', (group) => {
       emitter.off('db:query', countBatches)
     }
     assert.lengthOf(await db.from('audit_logs'), 1)
-  }).timeout(60_000)
+  })
 })
 
 /** A GET on the test server that notes `progress()` when the first chunk of the body arrives. */

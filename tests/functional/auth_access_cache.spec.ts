@@ -154,7 +154,7 @@ test.group('Access snapshot cache', (group) => {
       }),
       { numRuns: 25 }
     )
-  }).timeout(120_000)
+  })
 })
 
 test.group('Access snapshot cache: another process', (group) => {
@@ -183,5 +183,5 @@ test.group('Access snapshot cache: another process', (group) => {
     } finally {
       await instance.stop()
     }
-  }).timeout(90_000)
+  })
 })

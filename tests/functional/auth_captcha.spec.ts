@@ -477,7 +477,7 @@ test.group('Slider captcha', (group) => {
     const verify = await client.post('/api/auth/captcha/verify').json({ captchaId: 'abc', x: 1 })
     verify.assertStatus(429)
     assertRateLimitHeaders(assert, verify.headers(), adminAuthConfig.limits.captchaPerMinute)
-  }).timeout(60_000)
+  })
 })
 
 /** Concurrent requests race for real: real commits, not one shared transaction. */

@@ -112,7 +112,7 @@ test.group('Captcha difficulty', (group) => {
     assert.match(owner.captchaToken, /^2\./)
     owner.response.assertStatus(200)
     assert.isFalse((await failureState(accountKey('owner'))).blocked, 'a success clears the lock')
-  }).timeout(60_000)
+  })
 
   test('a credential says its level; claiming more than was paid spends it for nothing', async ({
     client,
@@ -156,7 +156,7 @@ test.group('Captcha difficulty', (group) => {
     await createAdmin('other')
     const foreign = await levelOf(client, '?account=other', { 'x-device-token': deviceToken })
     assert.isAtLeast(foreign.level, 2)
-  }).timeout(60_000)
+  })
 
   test("100 attacking addresses: the owner's worst case in a new browser is level 2 (x4)", async ({
     client,
@@ -186,7 +186,7 @@ test.group('Captcha difficulty', (group) => {
     assert.equal(owner.level, 2)
     const { response } = await loginThroughCaptcha(client, 'owner', TEST_PASSWORD)
     response.assertStatus(200)
-  }).timeout(120_000)
+  })
 
   test("a blocked address gets no slider (429), except for the owner's device challenge", async ({
     client,
@@ -208,5 +208,5 @@ test.group('Captcha difficulty', (group) => {
     assert.equal(Number(one.total), 1, "only the owner's first login drew a slider")
     const owner = await client.post('/api/auth/captcha').json({ pow: await solvePow(devicePow) })
     owner.assertStatus(200)
-  }).timeout(60_000)
+  })
 })

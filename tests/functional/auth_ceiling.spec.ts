@@ -3,8 +3,8 @@ import db from '@adonisjs/lucid/services/db'
 import adminAuthConfig from '#config/admin_auth'
 import { issueCredential } from '#captcha/challenge_store'
 import { hashGate } from '#core/cpu_gates'
-import { countFailure } from '#auth/limits'
-import { ipKey } from '#auth/login_limiter'
+import { consume, countFailure } from '#auth/limits'
+import { ceilingKey, ipKey } from '#auth/login_limiter'
 import { withRealCommits } from '#tests/helpers/database'
 import { type Reply, sendFrom } from '#tests/helpers/http_from'
 import { runAce } from '#tests/helpers/app_process'
@@ -46,7 +46,7 @@ const code = (reply: Reply) => reply.body?.errors?.[0]?.code
 test.group('The ceiling', (group) => {
   withRealCommits(group)
 
-  test('100 addresses paying level 2: at most LOGIN_ACCOUNT_CAP hashes; the owner device signs in; unlock lets a new browser in', async ({
+  test('100 addresses paying level 2: at most LOGIN_ACCOUNT_CAP hashes; the owner device signs in', async ({
     assert,
   }) => {
     const owner = await createAdmin('besieged')
@@ -96,13 +96,14 @@ test.group('The ceiling', (group) => {
     // The owner's sign-in restarts the consecutive count (NIST's "consecutive"): the attack goes
     // on from zero, at most CAP again.
     assert.isAtMost(attack.filter((reply) => reply.status === 401).length, 10)
+  })
 
-    // Locked again; user:unlock (another process) lets a new browser in.
-    for (let i = 0; i < CAP; i += 20) {
-      await Promise.all(
-        addresses.slice(20, 40).map((from) => login(from, 'besieged', WRONG, {}, 2))
-      )
-    }
+  test('a locked account: user:unlock (another process) lets a new browser in', async ({
+    assert,
+  }) => {
+    await createAdmin('besieged')
+    // Locked as the test above locks it (its hashes are that test's point, not this one's).
+    for (let i = 0; i < CAP; i++) await consume(ceilingKey('besieged'))
     const locked = await login('127.0.0.202', 'besieged', TEST_PASSWORD, {}, 2)
     assert.equal(code(locked), 'E_ACCOUNT_LOCKED')
     const run = runAce(['user:unlock', 'besieged'])
@@ -110,7 +111,7 @@ test.group('The ceiling', (group) => {
     await new Promise((resolve) => setTimeout(resolve, 2100)) // this process's cached block
     const unlocked = await login('127.0.0.202', 'besieged', TEST_PASSWORD)
     assert.equal(unlocked.status, 200, JSON.stringify(unlocked.body))
-  }).timeout(240_000)
+  })
 
   test('/me shows the previous sign-in and the failed checks since', async ({ assert }) => {
     const user = await createAdmin('watcher')
@@ -134,7 +135,7 @@ test.group('The ceiling', (group) => {
     assert.equal(last.lastSignIn.ip, '127.0.0.9')
     assert.equal(last.failedSinceLastSignIn, 1)
     assert.equal((await db.from('users').where('id', user.id).first()).failed_logins, 0)
-  }).timeout(60_000)
+  })
 })
 
 test.group("Owner's keys: device tokens", (group) => {
@@ -177,7 +178,7 @@ test.group("Owner's keys: device tokens", (group) => {
     const again = await login('127.0.0.3', 'rotator', TEST_PASSWORD, { deviceToken: c.deviceToken })
     assert.equal(again.status, 200)
     assert.notEqual(again.body.data.deviceToken, c.deviceToken)
-  }).timeout(60_000)
+  })
 
   test('own devices listed and revocable; logout can forget the device; a remembered second factor dies with it', async ({
     assert,
@@ -271,7 +272,7 @@ test.group("Owner's keys: device tokens", (group) => {
     const plain = (await login('127.0.0.8', 'stranger', TEST_PASSWORD)).body.data
     assert.equal((await send('127.0.0.8', 'POST', '/api/auth/logout', {}, plain.token)).status, 204)
     assert.lengthOf(await db.from('device_tokens').where('user_id', stranger.id), 2)
-  }).timeout(60_000)
+  })
 
   test('foreign, expired and malformed device tokens: refused or ignored, nothing changed', async ({
     assert,
@@ -314,7 +315,7 @@ test.group("Owner's keys: device tokens", (group) => {
     )
     assert.equal(badLogout.status, 422)
     assert.deepEqual(await rows(), before)
-  }).timeout(60_000)
+  })
 })
 
 test.group("Owner's keys: the second step", (group) => {
@@ -356,7 +357,7 @@ test.group("Owner's keys: the second step", (group) => {
       deviceToken: device,
     })
     assert.equal(withDevice.status, 200, JSON.stringify(withDevice.body))
-  }).timeout(60_000)
+  })
 })
 
 test.group('The front door: slider time, proof-of-work derivations, load, headers', (group) => {

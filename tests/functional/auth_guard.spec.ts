@@ -373,5 +373,5 @@ test.group('JWT guard: every request re-reads the database', (group) => {
       client.get('/api/auth/me').bearerToken(smallToken)
     )
     assert.isAtMost(fewer.length, 2)
-  }).timeout(60_000)
+  })
 })

@@ -179,7 +179,7 @@ test.group('Login', (group) => {
     // Other accounts from the same IP are not blocked yet.
     const other = await loginWith(client, ADMIN_ACCOUNT, ADMIN_PASSWORD)
     other.assertStatus(200)
-  }).timeout(60_000)
+  })
 
   test('blocks grow: the second block of an account lasts longer than the first', async ({
     client,
@@ -204,7 +204,7 @@ test.group('Login', (group) => {
     await failFiveTimes()
     const secondBlock = await retryAfter()
     assert.isAbove(secondBlock, firstBlock * 1.5)
-  }).timeout(60_000)
+  })
 
   test('a success resets the failure count of the account', async ({ client }) => {
     await createAdmin('target.admin')
@@ -213,7 +213,7 @@ test.group('Login', (group) => {
     ;(await login(TEST_PASSWORD)).assertStatus(200)
     for (let i = 0; i < 4; i++) (await login('Wrong-Guess-2')).assertStatus(401)
     ;(await login(TEST_PASSWORD)).assertStatus(200)
-  }).timeout(60_000)
+  })
 
   test('too many failures from one IP block that IP for every account', async ({
     client,
@@ -226,7 +226,7 @@ test.group('Login', (group) => {
     const blocked = await loginWith(client, ADMIN_ACCOUNT, ADMIN_PASSWORD)
     blocked.assertStatus(429)
     assertRateLimitHeaders(assert, blocked.headers())
-  }).timeout(60_000)
+  })
 
   test('the account is found whatever its case, as it is unique whatever its case', async ({
     client,
@@ -265,5 +265,5 @@ test.group('Login: concurrent logins', (group) => {
     assert.equal(statuses.filter((status) => status === 200).length, 1)
     assert.equal(statuses.filter((status) => status === 400).length, 19)
     assert.equal(await tokensLeft(), 0)
-  }).timeout(60_000)
+  })
 })

@@ -68,7 +68,7 @@ test.group('Login defences', (group) => {
     assert.isAtMost(retryAfter, 15 * 60, 'the first block, not a 24 h one')
     assert.isAbove(retryAfter, 60)
     assert.equal(await blocksToday(accountKey('target')), 1, 'the block history grew once')
-  }).timeout(60_000)
+  })
 
   test("an attacker's burst from one address does not lock out the owner's known device", async ({
     assert,
@@ -93,7 +93,7 @@ test.group('Login defences', (group) => {
     await createAdmin('other')
     const other = await login('127.0.0.4', 'other', WRONG, { deviceToken })
     assert.equal(other.status, 401)
-  }).timeout(60_000)
+  })
 
   test('device tokens end with a password reset and with a disabled account', async ({
     assert,
@@ -125,7 +125,7 @@ test.group('Login defences', (group) => {
     )
     assert.equal(disabled.status, 200)
     assert.isNull(await db.from('device_tokens').where('user_id', user.id).first())
-  }).timeout(60_000)
+  })
 
   test('unlock by endpoint (with its permission only), by command and by password reset', async ({
     assert,
@@ -171,7 +171,7 @@ test.group('Login defences', (group) => {
     })
     assert.equal(reset.status, 200)
     assert.equal((await login('127.0.0.2', 'locked', 'Brand-new-passphrase-2')).status, 200)
-  }).timeout(120_000)
+  })
 
   test('password change: the (N+1)th wrong current password is a 429; changes run one at a time', async ({
     assert,
@@ -211,7 +211,7 @@ test.group('Login defences', (group) => {
       assert.equal(reply.headers['ratelimit-remaining'], String(PER_ACCOUNT - 1 - i))
     }
     assertBlocked(assert, await guess(WRONG))
-  }).timeout(60_000)
+  })
 })
 
 test.group('Trusted proxies', (group) => {
@@ -266,7 +266,7 @@ test.group('Trusted proxies', (group) => {
     } finally {
       await proxied.stop()
     }
-  }).timeout(90_000)
+  })
 
   test('a TRUSTED_PROXIES entry that does not parse stops the boot', async ({ assert }) => {
     const error = await startAppProcess({ TRUSTED_PROXIES: '10.0.0.0/99' }).then(
@@ -278,5 +278,5 @@ test.group('Trusted proxies', (group) => {
     )
     assert.instanceOf(error, Error)
     assert.include(error!.message, 'TRUSTED_PROXIES')
-  }).timeout(60_000)
+  })
 })

@@ -1,6 +1,5 @@
 import { test } from '@japa/runner'
-import { spawnSync } from 'node:child_process'
-import app from '@adonisjs/core/services/app'
+import { runAce } from '#tests/helpers/app_process'
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient, ApiResponse } from '@japa/api-client'
 import type User from '#models/user'
@@ -702,16 +701,11 @@ test.group('Passkeys: removal and resets', (group) => {
   test('node ace user:reset-2fa <account> removes the passkeys too', async ({ client, assert }) => {
     const admin = await superAdminUser({ account: 'sole.keyholder' })
     await enrol(client, admin)
-    const run = spawnSync(process.execPath, ['ace', 'user:reset-2fa', 'sole.keyholder'], {
-      cwd: app.makePath(),
-      env: { ...process.env, NODE_ENV: 'test' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
-    assert.equal(run.status, 0, run.stdout + run.stderr)
+    const run = runAce(['user:reset-2fa', 'sole.keyholder'])
+    assert.equal(run.status, 0, run.output)
     assert.lengthOf(await rowsOf(admin.id), 0)
     assert.equal(await passkeyCount(admin.id), 0)
     const [row] = await db.from('audit_logs').where('actor', 'command:user:reset-2fa')
     assert.deepEqual(JSON.parse(row.changes).passkeys, [1, 0])
-  }).timeout(120_000)
+  })
 })

@@ -191,7 +191,7 @@ test.group('Password reset: node ace user:reset-password', (group) => {
     const login = await loginWith(client, 'resettable', NEW_PASSWORD)
     login.assertStatus(200)
     ;(await client.get('/api/auth/me').bearerToken(login.body().data.token)).assertStatus(200)
-  }).timeout(90_000)
+  })
 
   test('node ace user:create and user:reset-password refuse a common password', async ({
     assert,
@@ -209,7 +209,7 @@ test.group('Password reset: node ace user:reset-password', (group) => {
     const stored = await User.findByOrFail('account', 'resettable')
     assert.equal(stored.password, user.password)
     assert.equal(stored.tokenVersion, 0)
-  }).timeout(120_000)
+  })
 
   test('node ace user:reset-password --generate prints a policy-compliant password once', async ({
     assert,
@@ -224,7 +224,7 @@ test.group('Password reset: node ace user:reset-password', (group) => {
     assert.equal(user.tokenVersion, 1)
 
     assert.notEqual(runAce(['user:reset-password', 'nobody', '--generate']).status, 0)
-  }).timeout(90_000)
+  })
 })
 
 /**
@@ -297,5 +297,5 @@ test.group('Password change: limited per session, not by anonymous login failure
     response.assertStatus(200)
     await user.refresh()
     assert.isTrue(await hash.verify(user.password, NEW_PASSWORD))
-  }).timeout(60_000)
+  })
 })

@@ -125,7 +125,7 @@ test.group('The second step: notice and ceiling', (group) => {
     assert.equal(wrong.status, 401)
     await settled()
     assert.lengthOf(mailsTo(mailbox), 1)
-  }).timeout(60_000)
+  })
 
   test('an unverified address gets no notice', async ({ assert }) => {
     const user = await createAdmin('unverified2fa')

@@ -1,6 +1,5 @@
 import { test } from '@japa/runner'
-import { spawnSync } from 'node:child_process'
-import app from '@adonisjs/core/services/app'
+import { runAce } from '#tests/helpers/app_process'
 import db from '@adonisjs/lucid/services/db'
 import encryption from '@adonisjs/core/services/encryption'
 import User from '#models/user'
@@ -437,16 +436,11 @@ test.group('Second factor (TOTP)', (group) => {
     const admin = await superAdminUser({ account: 'sole.root' })
     await enrolled(admin)
     const { token } = await sessionToken(admin.id)
-    const run = spawnSync(process.execPath, ['ace', 'user:reset-2fa', 'SOLE.root'], {
-      cwd: app.makePath(),
-      env: { ...process.env, NODE_ENV: 'test' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
-    assert.equal(run.status, 0, run.stdout + run.stderr)
+    const run = runAce(['user:reset-2fa', 'SOLE.root'])
+    assert.equal(run.status, 0, run.output)
     assert.isFalse((await User.findOrFail(admin.id)).twoFactorEnabled)
     ;(await me(client, token)).assertStatus(401)
     const [row] = await db.from('audit_logs').where('actor', 'command:user:reset-2fa')
     assert.deepEqual(JSON.parse(row.changes).twoFactor, ['enabled', 'none'])
-  }).timeout(120_000)
+  })
 })

@@ -1080,5 +1080,5 @@ test.group('Authorization: a new role, verified end to end', (group) => {
     assert.deepEqual(await rbacTables(), tables)
     assert.equal((await Article.findOrFail(articleId)).status, 'draft')
     assert.lengthOf(await menuIdsOf(roleId), 4)
-  }).timeout(60_000)
+  })
 })

@@ -151,7 +151,7 @@ test.group('Foundation: health and the error contract', (group) => {
     } finally {
       await instance.stop()
     }
-  }).timeout(60_000)
+  })
 
   test('malformed JSON is a 400 in the error contract', async ({ client, assert }) => {
     const response = await client
@@ -230,7 +230,7 @@ test.group('Foundation: configuration', () => {
 
     const good = run('a-secret-that-is-long-enough-for-hs256-0123456789')
     assert.equal(good.status, 0, good.output)
-  }).timeout(60_000)
+  })
 })
 
 test.group('Foundation: CORS', () => {
@@ -281,5 +281,5 @@ test.group('Foundation: CORS', () => {
     } finally {
       await instance.stop()
     }
-  }).timeout(60_000)
+  })
 })

@@ -47,7 +47,7 @@ test.group('Log flooding: refused logins', (group) => {
       assert.lengthOf(overflow, 1)
       assert.equal(Number(overflow[0].count), 40 - MAX_REFUSAL_ROWS_PER_ACCOUNT)
     }
-  }).timeout(60_000)
+  })
 
   test('repeated refusals of one key are one row; successes are one row each', async ({
     client,
@@ -82,7 +82,7 @@ test.group('Log flooding: refused logins', (group) => {
       page.body().data.reduce((total: number, row: any) => total + row.count, 0),
       6
     )
-  }).timeout(60_000)
+  })
 })
 
 test.group('Log flooding: refused admin writes', (group) => {
@@ -128,7 +128,7 @@ test.group('Log flooding: refused admin writes', (group) => {
       page.body().data.reduce((total: number, row: any) => total + row.count, 0),
       60
     )
-  }).timeout(60_000)
+  })
 })
 
 test.group('X-Request-Id', (group) => {
@@ -202,5 +202,5 @@ test.group('X-Request-Id', (group) => {
     } finally {
       await instance.stop()
     }
-  }).timeout(90_000)
+  })
 })

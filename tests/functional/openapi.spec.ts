@@ -1,8 +1,8 @@
 import { test } from '@japa/runner'
-import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import app from '@adonisjs/core/services/app'
+import { runAce } from '#tests/helpers/app_process'
 import env from '#start/env'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { buildDocument, routeOperations } from '#openapi/document'
@@ -171,13 +171,8 @@ test.group('OpenAPI: the document is generated from the code', (group) => {
     assert,
   }) => {
     const file = app.makePath('tmp/openapi-export.json')
-    const run = spawnSync(process.execPath, ['ace', 'openapi:export', '--output', file], {
-      cwd: app.makePath(),
-      env: { ...process.env, NODE_ENV: 'test' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
-    assert.equal(run.status, 0, run.stdout + run.stderr)
+    const run = runAce(['openapi:export', '--output', file])
+    assert.equal(run.status, 0, run.output)
     const exported = JSON.parse(await readFile(file, 'utf8'))
     assert.isAbove(Object.keys(exported.paths).length, 30)
     assert.deepEqual(exported, (await client.get('/api/openapi.json')).body())

@@ -196,7 +196,7 @@ test.group('Operations: access log and 403 warnings (own process, info level)', 
     } finally {
       await instance.stop()
     }
-  }).timeout(60_000)
+  })
 
   test('rate-limit refusals: one access-log line per address and route per minute, all counted', async ({
     assert,
@@ -246,5 +246,5 @@ test.group('Operations: access log and 403 warnings (own process, info level)', 
     } finally {
       await instance.stop()
     }
-  }).timeout(60_000)
+  })
 })

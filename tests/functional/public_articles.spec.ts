@@ -421,7 +421,7 @@ test.group('Public articles: total beyond the page window', (group) => {
     const exact = await client.get('/api/articles')
     assert.equal(exact.body().meta.total, 9_995)
     assert.equal(exact.body().meta.lastPage, 1000)
-  }).timeout(120_000)
+  })
 })
 
 test.group('Public articles: detail', (group) => {
@@ -537,7 +537,7 @@ test.group('Public articles: data store failures', (group) => {
     } finally {
       await instance.stop()
     }
-  }).timeout(60_000)
+  })
 
   test('a failing query propagates as a 500, not an empty page', async ({ client, assert }) => {
     await ArticleFactory.create()

@@ -145,5 +145,5 @@ test.group('Reliability: logs', (group) => {
       'token',
     ])
     assert.isAbove(answers.length, 0)
-  }).timeout(120_000)
+  })
 })

@@ -89,8 +89,12 @@ export async function earnCredential(db: pg.Client, from: string, to = from) {
   return verify.body.data.captchaToken as string
 }
 
-/** `node ace ...args` in a separate process (NODE_ENV=test, plus `env`): its status and output. */
-export function runAce(args: string[], env: Record<string, string> = {}, timeout = 60_000) {
+/**
+ * `node ace ...args` in a separate process (NODE_ENV=test, plus `env`): its status and output.
+ * spawnSync blocks the event loop, so Japa's timeout cannot end a hung child: its own does, inside
+ * the 30 s a test may take.
+ */
+export function runAce(args: string[], env: Record<string, string> = {}, timeout = 25_000) {
   const run = spawnSync(process.execPath, ['ace', ...args], {
     cwd: app.makePath(),
     env: { ...process.env, NODE_ENV: 'test', ...env },

@@ -93,10 +93,14 @@ export async function checkAgainstContract(exchange: Exchange) {
     }
     return
   }
-  const [mediaType, media] = Object.entries<any>(response.content)[0]
-  if (!exchange.contentType?.startsWith(mediaType)) {
-    throw new Error(`OpenAPI: ${where} is ${exchange.contentType}, the document says ${mediaType}`)
+  // An export declares one media type per format.
+  const declared = Object.entries<any>(response.content)
+  const match = declared.find(([type]) => exchange.contentType?.startsWith(type))
+  if (!match) {
+    const types = declared.map(([type]) => type).join(' or ')
+    throw new Error(`OpenAPI: ${where} is ${exchange.contentType}, the document says ${types}`)
   }
+  const [mediaType, media] = match
   if (mediaType !== 'application/json') return
   const key = `${route?.method} ${route?.path} ${exchange.status}`
   const validate = contract.validator(key, media.schema)

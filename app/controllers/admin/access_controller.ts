@@ -3,7 +3,6 @@ import type { HttpContext } from '@adonisjs/core/http'
 import AccessReviewService from '#services/admin/access_review'
 import { actorOf } from '#services/admin/common'
 import { exportOperation, sendExport } from '#services/admin/list_export'
-import { s } from '#openapi/schema'
 import {
   accessChangesValidator,
   accessExportValidator,
@@ -42,12 +41,13 @@ export default class AccessController {
     },
     export: {
       ...exportOperation('the access matrix', accessExportValidator),
-      summary: 'Export the access matrix as CSV: one row per account in scope, one column per code',
+      summary:
+        'Export the access matrix as CSV or XLSX: a row per account in scope, a column per code',
       description:
         'Streams one row per account in scope (id, account, nickname, status) and one column per ' +
-        'catalogued code, `x` where held, as CSV (RFC 4180, CRLF, UTF-8 with a BOM). Bounded, ' +
-        "formula-neutralised and audited like the lists' exports. CSV only.",
-      raw: { schema: s.string(), contentType: 'text/csv' },
+        'catalogued code, `x` where held, as `format=csv` (RFC 4180, CRLF, UTF-8 with a BOM) or ' +
+        '`format=xlsx` (one sheet, the same cells). Bounded, formula-neutralised and audited ' +
+        "like the lists' exports.",
     },
   })
 

@@ -1,5 +1,5 @@
 import vine from '@vinejs/vine'
-import { listValidator } from '#validators/admin/common'
+import { exportFields, listValidator } from '#validators/admin/common'
 import { accessChangeSort, accessHolderSort } from '#resources/access'
 
 /** GET /api/admin/access/codes/:code: a page of the holders. */
@@ -14,5 +14,5 @@ export const accessChangesValidator = listValidator(accessChangeSort, {
   to: vine.date({ formats: ['iso8601'] }).optional(),
 })
 
-/** GET /api/admin/access/export: CSV only (the matrix is for a periodic review, read as text). */
-export const accessExportValidator = vine.create({ format: vine.enum(['csv'] as const) })
+/** GET /api/admin/access/export: the lists' export formats. */
+export const accessExportValidator = vine.create(exportFields)

@@ -246,7 +246,7 @@ export const en = {
       by_user: 'By account',
       by_code: 'By permission code',
       changes: 'Changes',
-      export: 'Export matrix (CSV)',
+      export: 'Export matrix',
       user_id: 'Account id',
       show: 'Show',
       super_admin: 'Super administrator: holds every code',

@@ -402,7 +402,7 @@ const app: Complete<Pick<typeof en, 'app' | 'resources'>> = {
       by_user: '按账号',
       by_code: '按权限标识',
       changes: '变更记录',
-      export: '导出权限矩阵（CSV）',
+      export: '导出权限矩阵',
       user_id: '账号 ID',
       show: '查看',
       super_admin: '超级管理员：拥有全部权限',

@@ -25,9 +25,9 @@ import {
   TextField,
   Typography,
 } from '@mui/material'
-import { api, apiError, apiUrl, authHeaders, type Schemas } from '../api'
+import { api, type Schemas } from '../api'
 import type { Me } from '../authProvider'
-import { useNarrow } from '../components'
+import { ExportMenu, useNarrow } from '../components'
 
 type AccessUser = Schemas['AccessUser']
 type Holder = Schemas['AccessHolder']
@@ -371,34 +371,19 @@ function Changes() {
   )
 }
 
-/** The users x codes matrix (GET /api/admin/access/export?format=csv) as a download. */
+/** The users x codes matrix (GET /api/admin/access/export?format=csv|xlsx) as a download. */
 function ExportMatrix() {
   const translate = useTranslate()
-  const notify = useNotify()
-  const [busy, setBusy] = useState(false)
-  const run = async () => {
-    setBusy(true)
-    try {
-      const url = apiUrl('admin/access/export', { format: 'csv' })
-      const response = await fetch(url, { headers: { Accept: 'text/csv', ...authHeaders() } })
-      if (!response.ok) throw await apiError(response)
-      const href = URL.createObjectURL(await response.blob())
-      const link = document.createElement('a')
-      link.href = href
-      link.download = `access-matrix-${new Date().toISOString().slice(0, 10)}.csv`
-      link.click()
-      setTimeout(() => URL.revokeObjectURL(href), 10_000)
-      notify('app.export.done', { type: 'success' })
-    } catch (error) {
-      notify((error as Error).message, { type: 'error' })
-    } finally {
-      setBusy(false)
-    }
-  }
   return (
-    <Button onClick={run} disabled={busy}>
-      {translate('app.access.export')}
-    </Button>
+    <ExportMenu
+      path="access/export"
+      name="access-matrix"
+      trigger={(open, busy) => (
+        <Button onClick={open} disabled={busy} aria-haspopup="menu">
+          {translate('app.access.export')}
+        </Button>
+      )}
+    />
   )
 }
 

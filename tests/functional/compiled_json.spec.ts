@@ -16,11 +16,12 @@ import { compiledBodies } from '#tests/helpers/compiled_json_check'
  */
 /**
  * Reads that write their body themselves, not through ctx.serialize: text kept per version (the
- * public list, /me), or a small object returned as is (the safe stringify writes it).
+ * public list, /me, the notices bell), or a small object returned as is (the safe stringify writes it).
  */
 const OWN_BYTES = [
   'GET /api/articles',
   'GET /api/auth/me',
+  'GET /api/auth/notices',
   'GET /api/admin/access/changes',
   'GET /api/admin/access/users/:id',
   'GET /api/auth/features',

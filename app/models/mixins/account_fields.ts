@@ -17,7 +17,7 @@ const millisOf = (at: DateTime | string) =>
 
 /**
  * An account's derived fields, read from its columns: declared once, for the User model and for
- * the plain rows of the admin users list (app/services/admin/user_rows.ts), which are read
+ * the plain rows of the admin users list (app/services/admin/user_list.ts), which are read
  * without the model's hydration. The columns are declared here as the getters read them; the
  * model maps them (app/models/user.ts).
  */

@@ -1,7 +1,9 @@
 import { test } from '@japa/runner'
 import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
 import env from '#start/env'
+import adminAuthConfig from '#config/admin_auth'
 import Dept from '#models/dept'
 import type User from '#models/user'
 import { PERMISSIONS } from '#auth/permissions'
@@ -192,5 +194,37 @@ test.group('Admin users list: statements and held totals', (group) => {
       (await shown()).map((held: { name: string }) => held.name),
       ['Renamed role']
     )
+  })
+
+  test('a row reads byte for byte as the account alone, dates and password expiry included', async ({
+    client,
+    assert,
+  }) => {
+    // The rows skip luxon for dates (user_list.ts): the answer about the model is the reference.
+    const admin = await seededAdmin()
+    const at = DateTime.fromISO('2026-03-04T05:06:07.089Z')
+    const since = DateTime.fromISO('2020-01-02T03:04:05.000Z')
+    await UserFactory.merge({
+      account: 'dated.a',
+      lastLoginAt: at,
+      twoFactorConfirmedAt: at,
+      passwordChangedAt: since,
+    }).create()
+    await UserFactory.merge({ account: 'dated.b', mustChangePassword: true }).create()
+    const before = adminAuthConfig.passwords.maxAgeDays
+    try {
+      for (const maxAge of [0, 30]) {
+        adminAuthConfig.passwords.maxAgeDays = maxAge
+        const { body } = await listed(client, admin, { pageSize: 100, keyword: 'dated' })
+        assert.lengthOf(body.data, 2)
+        for (const row of body.data) {
+          const alone = await client.get(`/api/admin/users/${row.id}`).loginAs(admin)
+          assert.equal(JSON.stringify(row), JSON.stringify(alone.body().data))
+        }
+        assert.equal(body.data[0].passwordChangeRequired, maxAge > 0)
+      }
+    } finally {
+      adminAuthConfig.passwords.maxAgeDays = before
+    }
   })
 })

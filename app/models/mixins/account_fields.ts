@@ -1,9 +1,23 @@
-import { DateTime } from 'luxon'
+import type { DateTime } from 'luxon'
 import adminAuthConfig from '#config/admin_auth'
+
+const DAY_MS = 86_400_000
+
+/**
+ * An instant as an account holds it: a luxon DateTime (the model), or its ISO text in UTC (the
+ * users list's plain rows, app/services/admin/user_list.ts, which skip luxon per date). Days in
+ * UTC are 24 h long, so the text's sum is the instant luxon's `plus` gives, written as it would be.
+ */
+const plusDays = (at: DateTime | string, days: number) =>
+  typeof at === 'string'
+    ? new Date(Date.parse(at) + days * DAY_MS).toISOString()
+    : at.plus({ days })
+const millisOf = (at: DateTime | string) =>
+  typeof at === 'string' ? Date.parse(at) : at.toMillis()
 
 /**
  * An account's derived fields, read from its columns: declared once, for the User model and for
- * the plain rows of the admin users list (app/services/admin/user_rows.ts), which are read
+ * the plain rows of the admin users list (app/services/admin/user_list.ts), which are read
  * without the model's hydration. The columns are declared here as the getters read them; the
  * model maps them (app/models/user.ts).
  */
@@ -44,13 +58,15 @@ export function withAccountFields<Base extends new (...args: any[]) => object>(s
     get passwordExpiresAt(): DateTime | null {
       const days = adminAuthConfig.passwords.maxAgeDays
       const since = this.passwordChangedAt ?? this.createdAt
-      return days > 0 && since ? since.plus({ days }) : null
+      // A list row's text gives text (typed as the model's: the transformer only writes it out).
+      return days > 0 && since ? (plusDays(since, days) as DateTime) : null
     }
 
     /** The password must be changed before anything else: chosen by someone else, or expired. */
     get passwordChangeRequired(): boolean {
+      if (this.mustChangePassword) return true
       const expiresAt = this.passwordExpiresAt
-      return this.mustChangePassword || (expiresAt !== null && expiresAt <= DateTime.now())
+      return expiresAt !== null && millisOf(expiresAt) <= Date.now()
     }
 
     /** The stable URL of the own avatar; `v` changes with the image (cache busting). */

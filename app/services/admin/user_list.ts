@@ -24,13 +24,42 @@ const ACCESS_VERSION = '(SELECT version FROM access_version WHERE id = 1)'
 /** A plain row's prototype: the model's derived fields (app/models/mixins/account_fields.ts). */
 class AccountRow extends withAccountFields(class {}) {}
 
-/** Columns as the model holds them: its `consume` applied (luxon DateTime, booleans). */
+/** SQLite's text of an instant (UTC), as Lucid writes it and luxon's `fromSQL` reads it. */
+const SQL_INSTANT = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,3}))?$/
+
+/**
+ * A date column's value as its answer writes it (luxon's `toJSON` in UTC: the ISO text of a JS
+ * Date) without building a DateTime: from PostgreSQL's Date, or SQLite's text when it reads back
+ * as the same instant. Anything else (and an empty value) as the model's `consume` gives it.
+ */
+function isoOf(value: unknown): string | undefined {
+  let instant: Date
+  let text: string | undefined
+  if (value instanceof Date) instant = value
+  else {
+    const parts = typeof value === 'string' ? SQL_INSTANT.exec(value) : null
+    if (!parts) return undefined
+    text = `${parts[1]}T${parts[2]}.${(parts[3] ?? '').padEnd(3, '0')}Z`
+    instant = new Date(text)
+  }
+  if (Number.isNaN(instant.getTime())) return undefined
+  const iso = instant.toISOString()
+  // Four-digit years only (luxon writes others its own way); a text must read back unchanged.
+  return iso.length === 24 && (text === undefined || iso === text) ? iso : undefined
+}
+
+/**
+ * Columns as the model holds them: its `consume` applied (booleans, counts); dates as the ISO
+ * text the answer writes (isoOf), or a luxon DateTime where that does not apply.
+ */
 function consumed(model: typeof User | typeof Role, raw: Record<string, unknown>, into: object) {
   const target = into as Record<string, unknown>
   for (const [property, column] of model.$columnsDefinitions) {
     if (!(column.columnName in raw)) continue
     const value = raw[column.columnName]
-    target[property] = column.consume ? column.consume(value, property, into as any) : value
+    const iso = value && column.meta?.type === 'datetime' ? isoOf(value) : undefined
+    target[property] =
+      iso ?? (column.consume ? column.consume(value, property, into as any) : value)
   }
   return into
 }

@@ -728,7 +728,7 @@ test.group('Console in Chromium', (group) => {
     const download = page.waitForEvent('download')
     await dialog.getByRole('button', { name: 'Download the template' }).click()
     const template = await readFile((await (await download).path())!, 'utf8')
-    assert.match(template, /^\uFEFF?account,nickname,email,deptId,roles,status\r\n/)
+    assert.match(template, /^\uFEFF?account,nickname,email,status,roles,deptId\r\n/)
 
     const csv = (rows: string[]) => ({
       name: 'users.csv',

@@ -20,7 +20,7 @@
 | so ratios (e.g. /me vs /health) compare figures measured under the same machine noise.
 */
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -36,6 +36,15 @@ import {
   measuredRun as measuredRunOn,
 } from './measure.js'
 import { anonMbOf, cpuMsOf, median, ownCpuMs, round2, rssMbOf, startCommand } from './processes.js'
+
+// `--help`, or a flag it does not know, prints the header above and stops before anything runs
+// (a bench writes to its database and loads the machine).
+const flags = process.argv.slice(2).filter((arg) => arg.startsWith('-'))
+if (flags.some((flag) => !['--baseline', '--quick'].includes(flag))) {
+  const source = readFileSync(fileURLToPath(import.meta.url), 'utf8')
+  console.log(source.slice(source.indexOf('/*') + 2, source.indexOf('*/')).replace(/^\| ?/gm, ''))
+  process.exit(flags.includes('--help') ? 0 : 2)
+}
 
 // npm run bench -- --baseline <git-rev>: the hot paths against another build, interleaved.
 if (process.argv.includes('--baseline')) {

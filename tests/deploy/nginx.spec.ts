@@ -221,7 +221,9 @@ test.group('Deploy: the production build behind nginx (.ci/deploy-nginx.sh)', (g
     assert.exists(appLogin, 'the app logged the login')
     const nginxLog = await readFile(`${env.work}/nginx-adonis-rbac.access.log`, 'utf8')
     // The login itself, not the passkey options the page asks first (`/api/auth/login/passkey/...`).
-    const nginxLogin = nginxLog.split('\n').find((line) => line.includes('"POST /api/auth/login HTTP'))
+    const nginxLogin = nginxLog
+      .split('\n')
+      .find((line) => line.includes('"POST /api/auth/login HTTP'))
     assert.include(nginxLogin ?? '', ` 200 `)
     assert.include(nginxLogin ?? '', `rid=${appLogin.request_id}`)
     await context.close()

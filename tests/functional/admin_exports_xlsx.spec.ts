@@ -231,5 +231,5 @@ test.group('Lists: XLSX exports, streamed', (group) => {
     const refused = await download('/api/admin/login-logs/export?format=xlsx&account=toomany', boss)
     assert.equal(refused.response.status, 422)
     assert.equal(JSON.parse(refused.bytes.toString()).errors[0].code, 'E_EXPORT_TOO_LARGE')
-  }).timeout(30_000)
+  })
 })

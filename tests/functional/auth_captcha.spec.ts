@@ -381,7 +381,7 @@ test.group('Slider captcha', (group) => {
     refused.assertStatus(400)
     assert.equal((await failureState(powFailureKey('127.0.0.1'))).failures, 1)
     assert.isBelow(elapsed, 8 * times[1], `${elapsed} ms against ${times[1]} ms a derivation`)
-  }).timeout(30_000)
+  })
 
   test('8 concurrent posts of one solution draw one slider', async ({ client, assert }) => {
     const solved = await solvePow((await client.get('/api/auth/captcha')).body().data.pow)

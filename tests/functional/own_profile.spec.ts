@@ -234,7 +234,6 @@ test.group('Own profile', (group) => {
       })
       assert.deepEqual(await stored(user.id), before)
     })
-    .timeout(30_000)
 
   test('avatar: {name} -> 422, nothing stored')
     .with([
@@ -312,7 +311,6 @@ test.group('Own profile', (group) => {
       ;(await client.get(avatarUrl).loginAs(other).header('if-none-match', etag)).assertStatus(200)
       assert.lengthOf(await db.from('user_avatars').where('user_id', user.id), 1)
     })
-    .timeout(30_000)
 
   test('avatars are for signed-in administrators only: {name}')
     .with([

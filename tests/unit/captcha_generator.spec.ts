@@ -316,7 +316,7 @@ test.group('Captcha generator', () => {
     assert.isAtMost(rates.edgeNcc, 0.3, `edge NCC ${JSON.stringify(rates)}`)
     assert.isAtMost(rates.darkest, 0.3, `darkest ${JSON.stringify(rates)}`)
     assert.isBelow(rates.outlineNcc, 0.5, `outline NCC ${JSON.stringify(rates)}`)
-  }).timeout(30_000)
+  }).timeout(20_000)
 
   test('the piece continues the picture around the real gap, not around the decoys', async ({
     assert,

@@ -162,7 +162,8 @@ const startOf = (side: Side, flags: string[] = [], env: Record<string, string> =
     env: { ...appEnv, ...startScript.env, ...(baseline ? BASELINE_ENV : {}), ...env },
   }
 }
-type Server = { base: string; pid: number; pg: string | false; stop: () => void }
+/** `stop` resolves when the process has exited. */
+type Server = { base: string; pid: number; pg: string | false; stop: () => Promise<unknown> }
 async function startServer(side: Side, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort()
   // The soak counts GC pauses from --trace-gc lines on the server's stdout.
@@ -176,7 +177,8 @@ async function startServer(side: Side, env: Record<string, string> = {}): Promis
     env: start.env,
     stdio: ['ignore', gcLog, 'inherit'],
   })
-  const stop = () => child.exitCode === null && child.kill('SIGTERM')
+  const exited = new Promise((done) => child.once('exit', done))
+  const stop = () => (child.exitCode === null && child.kill('SIGTERM'), exited)
   process.on('exit', stop)
   const pg = dbConfig.db === 'pg' && dbConfig.pg.database
   const server = { base: `http://127.0.0.1:${port}`, pid: child.pid!, pg, stop }
@@ -282,8 +284,8 @@ if (REFERENCE) {
       identity[name] = await checkIdentity(name, bases, list)
     }
   } finally {
-    counted.this.stop()
-    counted.baseline.stop()
+    // Gone before the measured servers are warmed up and loaded.
+    await Promise.all([counted.this.stop(), counted.baseline.stop()])
   }
 }
 /** The per-request CPU targets of issue 27 (node, and PostgreSQL where one is set). */
@@ -393,7 +395,7 @@ if (SOAK) {
 }
 // RSS after the rounds (and the soak, when one ran).
 const rssAfterLoad = Object.fromEntries(sides.map((side) => [side, rssMbOf(servers[side].pid)]))
-for (const side of sides) servers[side].stop()
+await Promise.all(sides.map((side) => servers[side].stop()))
 
 // ---------------------------------------------------------------- cold start (BENCH_COLD=<n>)
 // `npm start`'s command to the first 200 of /api/health (polled every 5 ms), n times per side,

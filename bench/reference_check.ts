@@ -1,7 +1,8 @@
 /*
 | What `npm run bench -- --reference` checks before it measures (bench/baseline.ts): that the
 | hand-written reference (bench/reference_server.ts) answers each scenario as the project does,
-| status, body bytes and the headers a client or cache acts on, and with as many statements.
+| status, body bytes, the headers a client or cache acts on and the names of all headers, and with
+| as many statements.
 | Both servers run here with DB_QUERY_EVENTS=true: the project's `x-db-queries` counts the
 | statements a request sent (Lucid's query events, attributed through AsyncLocalStorage), the
 | reference's its own calls of pg the same way (a statement shared by concurrent requests counts
@@ -24,6 +25,7 @@ async function get(base: string, probe: Probe) {
     status: reply.status,
     body: Buffer.from(await reply.arrayBuffer()),
     headers: COMPARED.map((name) => `${name}: ${reply.headers.get(name)}`),
+    names: [...reply.headers.keys()].sort().join(' '),
     queries: Number(reply.headers.get('x-db-queries') ?? Number.NaN),
   }
 }
@@ -39,6 +41,7 @@ function difference(project: Reply, reference: Reply) {
   }
   const headers = project.headers.filter((header, i) => header !== reference.headers[i])
   if (headers.length) return `headers ${headers.join(', ')} / ${reference.headers.join(', ')}`
+  if (project.names !== reference.names) return `header names ${project.names} / ${reference.names}`
   if (project.queries !== reference.queries) {
     return `statements ${project.queries} / ${reference.queries}`
   }

@@ -7,7 +7,9 @@
 |   GET /api/articles?pageNum&pageSize  the public list (no keyword, category or sort: 501)
 |   GET /api/articles/:slug          the public detail (ETag, Cache-Control, 304)
 |   GET /api/auth/me                 for a JWT the project issued (not a super admin's: 501)
-| Error bodies other than the detail's 404 are not the project's. Written as a lean server by
+| Its headers are the project's (security headers, a request id); no access log or metrics (at
+| LOG_LEVEL=warn the project logs no request either, but counts each in its metrics). Error
+| bodies other than the detail's 404 are not the project's. Written as a lean server by
 | hand would be: caches are plain Maps bounded by entries (oldest out), keyed by the request's
 | parameters. DB_QUERY_EVENTS=true adds `x-db-queries` as the project's does: the statements a
 | request sent, a shared one counting for the request that sent it. Run by `npm run bench --
@@ -15,7 +17,7 @@
 | starts the project. Environment: the project's (PORT, HOST, PG_*, JWT_*, PASSWORD_MAX_AGE_DAYS,
 | AUTH_REQUIRE_2FA, PG_POOL_MAX, PUBLIC_POOL_MAX, PUBLIC_STATEMENT_TIMEOUT_MS).
 */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http'
 import pg from 'pg'
 
@@ -561,6 +563,11 @@ const notServed = (res: Res) => send(res, 501, NOT_SERVED, {})
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 function send(res: Res, status: number, body: Buffer | undefined, headers: Row) {
+  // The project's on every answer: its security headers and a request id.
+  headers['x-content-type-options'] = 'nosniff'
+  headers['referrer-policy'] = 'no-referrer'
+  headers['content-security-policy'] = "frame-ancestors 'none'"
+  headers['x-request-id'] = randomUUID()
   // As the project's exception handler: no error answer is kept by a cache.
   if (status >= 400) headers['cache-control'] = 'no-store'
   if (body) {

@@ -28,18 +28,18 @@
 |
 | npm run bench -- --reference: this tree against the hand-written server of issue 52
 | (bench/reference_server.ts: node:http and pg, the project's statements and held answers) in
-| place of <rev>'s build, for the scenarios it serves (readiness, /me, the public list and
-| detail; not the bell, the refused login nor the users list). Its types are stripped once
-| (node:module's stripTypeScriptTypes) to tmp/bench-reference/server.mjs, which runs as `npm start`
-| runs the project (its environment and node flags; plain JS, as the project's build is). Before
-| measuring, both run once more with DB_QUERY_EVENTS=true and bench/reference_check.ts stops the
-| bench unless every scenario gets the same status, body bytes, content-type, ETag,
-| Cache-Control, Last-Modified and statements per request from both. Printed per scenario: req/s,
-| node and PostgreSQL CPU ms per request of each, the CPU ratio reference / this (node +
-| PostgreSQL: issue 52 asks >= 0.7 of the public list and detail), p99 and the statements per
-| request (one at a time; under concurrency of each); then RSS after the rounds and, with
-| BENCH_COLD, the cold starts, as this / reference (issue 52: <= 1.5 and <= 2). No soak.
-| Writes tmp/bench-reference.{json,txt}.
+| place of <rev>'s build, for the scenarios it serves (readiness, /me, the public list and detail,
+| the scoped users list with BENCH_SCOPE_USERS; not the bell nor the refused login). Its types are
+| stripped once (node:module's stripTypeScriptTypes) to tmp/bench-reference/server.mjs, which runs
+| as `npm start` runs the project (its environment and node flags; plain JS, as the project's
+| build is). Before measuring, both run once more with DB_QUERY_EVENTS=true and
+| bench/reference_check.ts stops the bench unless every scenario gets the same status, body bytes,
+| content-type, ETag, Cache-Control, Last-Modified, header names and statements per request from
+| both. Printed per scenario: req/s, node and PostgreSQL CPU ms per request of each, the CPU ratio
+| reference / this (node + PostgreSQL: issue 52 asks >= 0.7 of the public list and detail), p99
+| and the statements per request (one at a time; under concurrency of each); then RSS after the
+| rounds and, with BENCH_COLD, the cold starts, as this / reference (issue 52: <= 1.5 and <= 2).
+| No soak. Writes tmp/bench-reference.{json,txt}.
 */
 import { execFileSync, execSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -76,8 +76,7 @@ const BASELINE_ENV = Object.fromEntries(
 )
 const SOAK = Number(process.env.BENCH_SOAK ?? 0)
 if (SOAK && REFERENCE) throw new Error('BENCH_SOAK: the reference does not serve the soak mix')
-// The reference does not serve the users list.
-const SCOPED_LIST = Boolean(process.env.BENCH_SCOPE_USERS) && !REFERENCE
+const SCOPED_LIST = Boolean(process.env.BENCH_SCOPE_USERS)
 const SOAK_RATE = Number(process.env.BENCH_SOAK_RATE ?? 300)
 const ADMIN_PASSWORD = 'Bench-Root-Passw0rd!'
 const SMALL = 10_000
@@ -256,7 +255,7 @@ if (SCOPED_LIST) {
 // BENCH_ONLY=<regex>: only the scenarios whose name matches (e.g. to profile one of them).
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null
 /** What the reference serves (bench/reference_server.ts). */
-const REFERENCE_SERVES = /^(readiness|\/me|list page|detail)/
+const REFERENCE_SERVES = /^(readiness|\/me|list page|detail|users page)/
 for (const name of Object.keys(scenarios)) {
   if ((only && !only.test(name)) || (REFERENCE && !REFERENCE_SERVES.test(name))) {
     delete scenarios[name]

@@ -7,6 +7,7 @@
 |   GET /api/articles?pageNum&pageSize  the public list (no keyword, category or sort: 501)
 |   GET /api/articles/:slug          the public detail (ETag, Cache-Control, 304)
 |   GET /api/auth/me                 for a JWT the project issued (not a super admin's: 501)
+|   GET /api/admin/users?pageNum&pageSize  a scoped viewer's page (no filter, sort, `all` scope)
 | Its headers are the project's (security headers, a request id); no access log or metrics (at
 | LOG_LEVEL=warn the project logs no request either, but counts each in its metrics). Error
 | bodies other than the detail's 404 are not the project's. Written as a lean server by
@@ -409,7 +410,15 @@ SELECT 'version' AS kind, av.version AS id, NULL AS parent_id, NULL AS type, NUL
  WHERE av.id = 1`)
 
 /** The access part of /me, as JSON, per user and access version (and department). */
-type Snapshot = { version: number; deptId: number | null; superAdmin: boolean; json: string }
+type Snapshot = {
+  version: number
+  deptId: number | null
+  superAdmin: boolean
+  codes: Set<string>
+  /** The data scope: every account, or those of these departments and/or its own. */
+  scope: { all: boolean; self: boolean; deptIds: number[] }
+  json: string
+}
 const snapshots = new Map<number, Snapshot>()
 const bySortThenId = (a: Row, b: Row) => a.sort - b.sort || a.id - b.id
 
@@ -427,12 +436,15 @@ async function snapshotOf(userId: number, deptId: number | null, counter: Counte
   const roles: Row[] = []
   const menus: Row[] = []
   const codes = new Set<string>()
+  const deptIds: number[] = []
   let version = 0
   for (const row of rows) {
     if (row.kind === 'version') version = Number(row.id)
+    else if (row.kind === 'depts' && row.code) deptIds.push(...row.code.split(',').map(Number))
     else if (row.kind === 'role') {
       const { code, name, status } = row
-      roles.push({ id: Number(row.id), code, name, status, sort: Number(row.sort) })
+      const scope = row.data_scope ?? 'self'
+      roles.push({ id: Number(row.id), code, name, status, sort: Number(row.sort), scope })
     } else if (row.kind === 'menu') {
       if (row.permission) codes.add(row.permission)
       const { type, name, path, component, icon, permission } = row
@@ -464,7 +476,10 @@ async function snapshotOf(userId: number, deptId: number | null, counter: Counte
     menus: tree,
     permissions: [...codes].sort(),
   }).slice(1, -1)
-  return { version, deptId, superAdmin, json }
+  const enabled = roles.filter((role) => role.status === 'enabled')
+  const all = superAdmin || enabled.some((role) => role.scope === 'all')
+  const self = enabled.some((role) => role.scope === 'self')
+  return { version, deptId, superAdmin, codes, scope: { all, self, deptIds }, json }
 }
 
 /** The /me body per account, while every column of its row and its snapshot are unchanged. */
@@ -481,12 +496,16 @@ const TOUCH_SQL = statement(
 )
 const UNAUTHORIZED = Buffer.from('{"errors":[{"code":"E_UNAUTHORIZED_ACCESS"}]}')
 
-async function me(req: IncomingMessage, res: Res, counter: Counter) {
+/**
+ * The guard's work (the project's JwtGuard, its access snapshot and requirement gate): the
+ * account's row, snapshot and pending requirement, or undefined once it has answered 401.
+ */
+async function authenticate(req: IncomingMessage, res: Res, counter: Counter) {
   const header = req.headers.authorization
   const match = header && header.length <= 2048 ? BEARER.exec(header) : null
   let claims = match ? verified.get(match[1]) : undefined
   if (match && !claims && (claims = verify(match[1]))) hold(verified, match[1], claims, 10_000)
-  if (!claims || Date.now() > claims.until) return send(res, 401, UNAUTHORIZED, {})
+  if (!claims || Date.now() > claims.until) return void send(res, 401, UNAUTHORIZED, {})
   const row = await guardReads.get(`${claims.userId} ${claims.sessionId}`, counter)
   const now = Date.now()
   if (
@@ -497,33 +516,57 @@ async function me(req: IncomingMessage, res: Res, counter: Counter) {
     row.session_ended_at !== null ||
     Number(row.session_expires_at) <= now
   ) {
-    return send(res, 401, UNAUTHORIZED, {})
+    return void send(res, 401, UNAUTHORIZED, {})
   }
   if (now - Number(row.session_last_seen_at) >= 60_000) {
     await sql(pool, counter, TOUCH_SQL, [now, claims.sessionId, now - 60_000])
   }
-  const userId = row.id as number
   const version = Number(row.access_version)
-  let snapshot = snapshots.get(userId)
+  let snapshot = snapshots.get(row.id)
   if (!snapshot || snapshot.version !== version || snapshot.deptId !== row.dept_id) {
-    snapshot = await snapshotOf(userId, row.dept_id, counter)
-    hold(snapshots, userId, snapshot, 10_000)
+    snapshot = await snapshotOf(row.id, row.dept_id, counter)
+    hold(snapshots, row.id, snapshot, 10_000)
   }
   // The project's super admin holds every permission code its source lists: not known here.
-  if (snapshot.superAdmin) return notServed(res)
-  const since: Date | null = row.password_changed_at ?? row.created_at
-  const expiresAt =
-    MAX_AGE_DAYS > 0 && since ? new Date(since.getTime() + MAX_AGE_DAYS * DAY_MS) : null
-  const changeRequired =
-    Boolean(row.password_change_required) || (expiresAt !== null && expiresAt.getTime() <= now)
+  if (snapshot.superAdmin) return void notServed(res)
+  const account = accountOf(row, now)
   const secondFactor = Boolean(row.two_factor_confirmed_at) || Number(row.passkey_count ?? 0) > 0
-  const pending = changeRequired
+  const pending = account.passwordChangeRequired
     ? 'E_PASSWORD_CHANGE_REQUIRED'
     : !secondFactor && REQUIRE_2FA === 'all'
       ? 'E_2FA_SETUP_REQUIRED'
       : null
+  return { row, snapshot, pending, account }
+}
+
+/** What the project shows of an account to itself and in lists (its currentUser shape). */
+function accountOf(row: Row, now: number) {
+  const since: Date | null = row.password_changed_at ?? row.created_at
+  const expiresAt =
+    MAX_AGE_DAYS > 0 && since ? new Date(since.getTime() + MAX_AGE_DAYS * DAY_MS) : null
+  return {
+    id: row.id as number,
+    account: row.account,
+    nickname: row.nickname,
+    email: row.email,
+    emailVerified: Boolean(row.email_verified_at && row.email),
+    status: row.status,
+    lastLoginAt: row.last_login_at && iso(row.last_login_at),
+    twoFactorEnabled: Boolean(row.two_factor_confirmed_at),
+    createdAt: iso(row.created_at),
+    passwordChangeRequired:
+      Boolean(row.password_change_required) || (expiresAt !== null && expiresAt.getTime() <= now),
+    passwordExpiresAt: expiresAt && iso(expiresAt),
+    avatarUrl: row.avatar_etag ? `/api/avatars/${row.id}?v=${row.avatar_etag}` : null,
+  }
+}
+
+async function me(req: IncomingMessage, res: Res, counter: Counter) {
+  const known = await authenticate(req, res, counter)
+  if (!known) return
+  const { row, snapshot, pending } = known
   const values = USER_COLUMNS.map((column) => row[column])
-  let held = bodies.get(userId)
+  let held = bodies.get(row.id)
   if (
     !held ||
     held.snapshot !== snapshot ||
@@ -531,18 +574,7 @@ async function me(req: IncomingMessage, res: Res, counter: Counter) {
     !values.every((value, i) => same(value, held!.values[i]))
   ) {
     const user = {
-      id: userId,
-      account: row.account,
-      nickname: row.nickname,
-      email: row.email,
-      emailVerified: Boolean(row.email_verified_at && row.email),
-      status: row.status,
-      lastLoginAt: row.last_login_at && iso(row.last_login_at),
-      twoFactorEnabled: Boolean(row.two_factor_confirmed_at),
-      createdAt: iso(row.created_at),
-      passwordChangeRequired: changeRequired,
-      passwordExpiresAt: expiresAt && iso(expiresAt),
-      avatarUrl: row.avatar_etag ? `/api/avatars/${userId}?v=${row.avatar_etag}` : null,
+      ...known.account,
       lastSignIn: row.previous_login_at
         ? { at: iso(row.previous_login_at), ip: row.previous_login_ip }
         : null,
@@ -550,9 +582,130 @@ async function me(req: IncomingMessage, res: Res, counter: Counter) {
     }
     const json = `{"data":{"user":${JSON.stringify(user)},"pendingRequirement":${JSON.stringify(pending)},${snapshot.json}}}`
     held = { values, snapshot, pending, body: Buffer.from(json) }
-    hold(bodies, userId, held, 10_000)
+    hold(bodies, row.id, held, 10_000)
   }
   send(res, 200, held.body, { 'cache-control': 'no-store' })
+}
+
+// ---------------------------------------------------------------- /api/admin/users
+const USERS_VERSION = '(SELECT version FROM users_version WHERE id = 1)'
+const ACCESS_VERSION = '(SELECT version FROM access_version WHERE id = 1)'
+// The texts knex builds for the project's query (UserService.query, user_list.ts): a scoped
+// viewer's, departments and optionally its own account.
+const scopeWhere = (self: boolean) =>
+  `where (1 = 0 or ("users"."dept_id" = ANY(?::int[]))${self ? ' or "users"."id" = ?' : ''})`
+// By [own account in scope][past the first page] (knex leaves out an offset of 0).
+const USERS_PAGE_SQL = [false, true].map((self) =>
+  [false, true].map((offset) =>
+    statement(
+      `select "users".*, (SELECT string_agg(CAST(ur.role_id AS TEXT), ',')
+     FROM user_roles ur WHERE ur.user_id = users.id) AS role_ids, ${USERS_VERSION} AS users_version, ${ACCESS_VERSION} AS access_version from "users" ${scopeWhere(self)} order by "users"."id" asc limit ?${offset ? ' offset ?' : ''}`,
+      false
+    )
+  )
+)
+const USERS_COUNT_SQL = [false, true].map((self) =>
+  statement(
+    `select COUNT(*) AS total, ${USERS_VERSION} AS users_version from "users" ${scopeWhere(self)}`,
+    false
+  )
+)
+const SUMMARIES_SQL = statement(
+  `select "id", "code", "name", "status", "sort", ${ACCESS_VERSION} AS access_version from "roles"`,
+  false
+)
+/** The lock state's read: one text per number of keys (two per account). */
+const lockSql = new Map<number, Statement>()
+const lockStatement = (keys: number) => {
+  let held = lockSql.get(keys)
+  if (!held) {
+    held = statement(`SELECT key, points, expire FROM rate_limits
+        WHERE key IN (${Array.from({ length: keys }, () => '?').join(', ')}) AND expire > ?`)
+    lockSql.set(keys, held)
+  }
+  return held
+}
+const FAILURES_PER_ACCOUNT = Number(env.LIMIT_LOGIN_FAILURES_PER_ACCOUNT ?? 5)
+const ACCOUNT_CAP = Math.max(1, Math.min(100, Number(env.LOGIN_ACCOUNT_CAP ?? 100)))
+let summaries: { version: number; byId: Map<number, Row> } | undefined
+const totals = new Map<string, { version: number; total: number }>()
+const FORBIDDEN = Buffer.from('{"errors":[{"code":"E_FORBIDDEN"}]}')
+
+async function users(url: URL, req: IncomingMessage, res: Res, counter: Counter) {
+  const known = await authenticate(req, res, counter)
+  if (!known) return
+  if (known.pending) return send(res, 403, FORBIDDEN, {})
+  if (!known.snapshot.codes.has('system:user:list')) return send(res, 403, FORBIDDEN, {})
+  const q = url.searchParams
+  if ([...q.keys()].some((name) => name !== 'pageNum' && name !== 'pageSize')) {
+    return notServed(res)
+  }
+  const { scope } = known.snapshot
+  // Only what the project's texts above were taken from: a scoped viewer with departments.
+  if (scope.all || !scope.deptIds.length) return notServed(res)
+  const pageNum = positive(q.get('pageNum'), 1)
+  const pageSize = positive(q.get('pageSize'), 10)
+  if (!pageNum || pageNum > 100_000 || !pageSize || pageSize > 100) {
+    return send(res, 422, Buffer.from('{"errors":[{"code":"E_VALIDATION_ERROR"}]}'), {})
+  }
+  const where = scope.self ? [`{${scope.deptIds}}`, known.row.id] : [`{${scope.deptIds}}`]
+  const offset = (pageNum - 1) * pageSize
+  const page = USERS_PAGE_SQL[Number(scope.self)][Number(offset > 0)]
+  const raws = await sql(pool, counter, page, [...where, pageSize, ...(offset ? [offset] : [])])
+  let byId = new Map<number, Row>()
+  if (raws.length) {
+    const version = Number(raws[0].access_version)
+    if (summaries?.version === version) byId = summaries.byId
+    else {
+      const rows = await sql(pool, counter, SUMMARIES_SQL, [])
+      byId = new Map(rows.map((row) => [row.id, row]))
+      if (rows.length) summaries = { version: Number(rows[0].access_version), byId }
+    }
+  }
+  let total = offset + raws.length
+  if (!(raws.length < pageSize && (raws.length > 0 || offset === 0))) {
+    const key = `${scope.deptIds} ${scope.self && known.row.id}`
+    const version = raws.length ? Number(raws[0].users_version) : null
+    const held = totals.get(key)
+    if (held && held.version === version) total = held.total
+    else {
+      const [row] = await sql(pool, counter, USERS_COUNT_SQL[Number(scope.self)], where)
+      total = Number(row.total)
+      hold(totals, key, { version: Number(row.users_version), total }, 1000)
+    }
+  }
+  const now = Date.now()
+  const keys = raws.flatMap((raw) => {
+    const account = raw.account.toLowerCase()
+    return [`rlflx:login_account_${account}`, `rlflx:login_ceiling_${account}`]
+  })
+  const locks = raws.length
+    ? await sql(pool, counter, lockStatement(keys.length), [...keys, now])
+    : []
+  const blocked = new Map<string, number>()
+  for (const lock of locks) {
+    const limit = lock.key.startsWith('rlflx:login_ceiling_') ? ACCOUNT_CAP : FAILURES_PER_ACCOUNT
+    if (Number(lock.points) >= limit) blocked.set(lock.key, Number(lock.expire))
+  }
+  const data = raws.map((raw, i) => {
+    const roles = (raw.role_ids ? String(raw.role_ids).split(',').map(Number) : [])
+      .map((id) => byId.get(id))
+      .filter((role) => role !== undefined)
+      .sort(bySortThenId)
+      .map(({ id, code, name, status }) => ({ id, code, name, status }))
+    const until = Math.max(0, blocked.get(keys[2 * i]) ?? 0, blocked.get(keys[2 * i + 1]) ?? 0)
+    return {
+      ...accountOf(raw, now),
+      updatedAt: iso(raw.updated_at),
+      deptId: raw.dept_id,
+      lockedUntil: until > now ? new Date(until).toISOString() : null,
+      roleIds: roles.map((role) => role.id),
+      roles,
+    }
+  })
+  const lastPage = Math.max(1, Math.ceil(total / pageSize))
+  const json = JSON.stringify({ data, meta: { total, pageNum, pageSize, lastPage } })
+  send(res, 200, Buffer.from(json), {})
 }
 
 // ---------------------------------------------------------------- server
@@ -597,6 +750,7 @@ async function route(req: IncomingMessage, res: Res) {
     return detail(slug, req, res, counter)
   }
   if (path === '/api/auth/me') return me(req, res, counter)
+  if (path === '/api/admin/users') return users(url, req, res, counter)
   notServed(res)
 }
 

@@ -25,13 +25,30 @@
 | one build (Node's defaults: BENCH_BASELINE_ENV=MALLOC_ARENA_MAX= with
 | BENCH_BASELINE_FLAGS=--max-semi-space-size=0). BENCH_RUNS=0 skips the rounds. Printed after the
 | rounds: each server's RSS and the load average; BENCH_COLD=<n>: the cold start of each, n times.
+|
+| npm run bench -- --reference: this tree against the hand-written server of issue 52
+| (bench/reference_server.ts: node:http and pg, the project's statements and held answers) in
+| place of <rev>'s build, for the scenarios it serves (readiness, /me, the public list and detail,
+| the scoped users list with BENCH_SCOPE_USERS; not the bell nor the refused login). Its types are
+| stripped once (node:module's stripTypeScriptTypes) to tmp/bench-reference/server.mjs, which runs
+| as `npm start` runs the project (its environment and node flags; plain JS, as the project's
+| build is). Before measuring, both run once more with DB_QUERY_EVENTS=true and
+| bench/reference_check.ts stops the bench unless every scenario gets the same status, body bytes,
+| content-type, ETag, Cache-Control, Last-Modified, header names and statements per request from
+| both. Printed per scenario: req/s, node and PostgreSQL CPU ms per request of each, the CPU ratio
+| reference / this (node + PostgreSQL: issue 52 asks >= 0.7 of the public list and detail), p99
+| and the statements per request (one at a time; under concurrency of each); then RSS after the
+| rounds and, with BENCH_COLD, the cold starts, as this / reference (issue 52: <= 1.5 and <= 2).
+| No soak. Writes tmp/bench-reference.{json,txt}.
 */
 import { execFileSync, execSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { stripTypeScriptTypes } from 'node:module'
 import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { login } from './client.js'
+import { type Identity, type Probe, checkIdentity } from './reference_check.js'
 import { createDataset, createScopeDataset } from './dataset.js'
 import { answerOf, benchAppEnv, benchDbConfig, ensurePgDatabase, openDb } from './db.js'
 import { freePort, send, waitUntilUp } from './http.js'
@@ -39,8 +56,13 @@ import { type Run, type Scenario, load, measuredRun } from './measure.js'
 import { anonMbOf, cpuMsOf, median, round2, rssMbOf, startCommand } from './processes.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
-const rev = process.argv[process.argv.indexOf('--baseline') + 1]
+/** --reference: the other side is the hand-written server, not a build of <rev>. */
+const REFERENCE = process.argv.includes('--reference')
+const rev = REFERENCE ? 'HEAD' : process.argv[process.argv.indexOf('--baseline') + 1]
 if (!rev || rev.startsWith('--')) throw new Error('usage: npm run bench -- --baseline <git-rev>')
+/** What the other side is called in the report. */
+const OTHER = REFERENCE ? 'ref' : 'base'
+const OUTPUT = REFERENCE ? 'bench-reference' : 'bench-baseline'
 const DB = process.env.BENCH_DB === 'sqlite' ? 'sqlite' : 'pg'
 const DURATION = Number(process.env.BENCH_DURATION ?? 5)
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
@@ -53,6 +75,7 @@ const BASELINE_ENV = Object.fromEntries(
   words(process.env.BENCH_BASELINE_ENV).map((pair) => pair.split(/=(.*)/s).slice(0, 2))
 )
 const SOAK = Number(process.env.BENCH_SOAK ?? 0)
+if (SOAK && REFERENCE) throw new Error('BENCH_SOAK: the reference does not serve the soak mix')
 const SCOPED_LIST = Boolean(process.env.BENCH_SCOPE_USERS)
 const SOAK_RATE = Number(process.env.BENCH_SOAK_RATE ?? 300)
 const ADMIN_PASSWORD = 'Bench-Root-Passw0rd!'
@@ -73,8 +96,16 @@ const build = (dir: string) =>
     cwd: dir,
     stdio: ['ignore', 'ignore', 'inherit'],
   })
-const baselineDir = join(ROOT, 'tmp/bench-baseline', sha)
-if (!existsSync(join(baselineDir, 'build/bin/server.js'))) {
+const baselineDir = REFERENCE
+  ? join(ROOT, 'tmp/bench-reference')
+  : join(ROOT, 'tmp/bench-baseline', sha)
+/** The reference as `node` runs it: plain JS (the types blanked out, positions kept). */
+const REFERENCE_JS = join(baselineDir, 'server.mjs')
+if (REFERENCE) {
+  mkdirSync(baselineDir, { recursive: true })
+  const source = readFileSync(join(ROOT, 'bench/reference_server.ts'), 'utf8')
+  writeFileSync(REFERENCE_JS, stripTypeScriptTypes(source))
+} else if (!existsSync(join(baselineDir, 'build/bin/server.js'))) {
   log(`exporting ${rev} (${sha.slice(0, 10)}) to ${baselineDir} and building it`)
   mkdirSync(baselineDir, { recursive: true })
   execSync(`git archive ${sha} | tar -x -C "${baselineDir}"`, { cwd: ROOT })
@@ -111,33 +142,50 @@ ace('articles:load', `--count=${SMALL}`)
 type Side = keyof typeof builds
 const sides: Side[] = ['this', 'baseline']
 const startScript = startCommand(ROOT)
-const servers = {} as Record<
-  Side,
-  { base: string; pid: number; pg: string | false; stop: () => void }
->
-for (const side of sides) {
-  const port = await freePort()
+/**
+ * A side's server as this tree's `npm start` runs it (its environment and node flags; the
+ * baseline's own settings after them): the command and directory, the environment.
+ */
+const startOf = (side: Side, flags: string[] = [], env: Record<string, string> = {}) => {
   const baseline = side === 'baseline'
+  const script = baseline && REFERENCE ? REFERENCE_JS : startScript.args.at(-1)!
+  const args = [
+    ...startScript.args.slice(0, -1),
+    ...flags,
+    ...(baseline ? BASELINE_FLAGS : []),
+    script,
+  ]
+  return {
+    args,
+    cwd: baseline && REFERENCE ? ROOT : builds[side],
+    env: { ...appEnv, ...startScript.env, ...(baseline ? BASELINE_ENV : {}), ...env },
+  }
+}
+/** `stop` resolves when the process has exited. */
+type Server = { base: string; pid: number; pg: string | false; stop: () => Promise<unknown> }
+async function startServer(side: Side, env: Record<string, string> = {}): Promise<Server> {
+  const port = await freePort()
   // The soak counts GC pauses from --trace-gc lines on the server's stdout.
   const gcLog = SOAK ? openSync(join(ROOT, `tmp/bench-soak-${side}.gc.log`), 'w') : 'ignore'
-  // Both as this tree's `npm start` runs the server; the baseline's own settings come after.
-  const flags = [
-    ...startScript.args.slice(0, -1),
-    ...NODE_FLAGS,
-    ...(baseline ? BASELINE_FLAGS : []),
-    ...(SOAK ? ['--trace-gc'] : []),
-  ]
-  const child = spawn(process.execPath, [...flags, startScript.args.at(-1)!], {
-    cwd: builds[side],
-    env: { ...appEnv, ...startScript.env, ...(baseline ? BASELINE_ENV : {}), PORT: String(port) },
+  const start = startOf(side, [...NODE_FLAGS, ...(SOAK ? ['--trace-gc'] : [])], {
+    ...env,
+    PORT: String(port),
+  })
+  const child = spawn(process.execPath, start.args, {
+    cwd: start.cwd,
+    env: start.env,
     stdio: ['ignore', gcLog, 'inherit'],
   })
-  const stop = () => child.exitCode === null && child.kill('SIGTERM')
+  const exited = new Promise((done) => child.once('exit', done))
+  const stop = () => (child.exitCode === null && child.kill('SIGTERM'), exited)
   process.on('exit', stop)
   const pg = dbConfig.db === 'pg' && dbConfig.pg.database
-  servers[side] = { base: `http://127.0.0.1:${port}`, pid: child.pid!, pg, stop }
-  await waitUntilUp(servers[side].base, '/api/health')
+  const server = { base: `http://127.0.0.1:${port}`, pid: child.pid!, pg, stop }
+  await waitUntilUp(server.base, '/api/health')
+  return server
 }
+const servers = {} as Record<Side, Server>
+for (const side of sides) servers[side] = await startServer(side)
 
 // Tokens are valid on both servers (one JWT secret, one sessions table).
 const db = openDb(dbConfig)
@@ -155,7 +203,8 @@ const logins = async (side: Side) => {
   return tokens
 }
 const [bigToken, smallToken, ...sessionTokens] = await logins('this')
-await logins('baseline')
+// The reference serves no login: the project's tokens are its only ones.
+if (!REFERENCE) await logins('baseline')
 const scopedToken = SCOPED_LIST
   ? await login(servers.this.base, answer, 'bench.scoped', ADMIN_PASSWORD)
   : ''
@@ -163,7 +212,7 @@ const firstSlug = (await send(servers.this.base, 'GET', '/api/articles?pageSize=
   .slug
 await db.end()
 // The bench's address is blocked for logins (bogus credentials), on both servers.
-for (const side of sides) {
+for (const side of REFERENCE ? ['this' as const] : sides) {
   for (let i = 0; i < 25; i++) {
     await send(servers[side].base, 'POST', '/api/auth/login', {
       body: { account: 'admin', password: 'wrong', captchaToken: 'bogus' },
@@ -205,7 +254,39 @@ if (SCOPED_LIST) {
 }
 // BENCH_ONLY=<regex>: only the scenarios whose name matches (e.g. to profile one of them).
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null
-for (const name of Object.keys(scenarios)) if (only && !only.test(name)) delete scenarios[name]
+/** What the reference serves (bench/reference_server.ts). */
+const REFERENCE_SERVES = /^(readiness|\/me|list page|detail|users page)/
+for (const name of Object.keys(scenarios)) {
+  if ((only && !only.test(name)) || (REFERENCE && !REFERENCE_SERVES.test(name))) {
+    delete scenarios[name]
+  }
+}
+
+// ---------------------------------------------------------------- identity (--reference)
+// Both once more with DB_QUERY_EVENTS=true (their statement counts; not in the measured ones).
+const identity: Record<string, Identity> = {}
+if (REFERENCE) {
+  log('checking that the reference answers as the project (bench/reference_check.ts)')
+  const counted = {
+    this: await startServer('this', { DB_QUERY_EVENTS: 'true' }),
+    baseline: await startServer('baseline', { DB_QUERY_EVENTS: 'true' }),
+  }
+  const bases = { project: counted.this.base, reference: counted.baseline.base }
+  try {
+    const probes: Record<string, Probe[]> = {}
+    for (const [name, scenario] of Object.entries(scenarios)) {
+      const { path, method = 'GET', headers } = scenario
+      probes[name] = scenario.requests ?? [{ path, method, headers }]
+    }
+    probes['detail, unknown slug'] = [{ method: 'GET', path: '/api/articles/no-such-article' }]
+    for (const [name, list] of Object.entries(probes)) {
+      identity[name] = await checkIdentity(name, bases, list)
+    }
+  } finally {
+    // Gone before the measured servers are warmed up and loaded.
+    await Promise.all([counted.this.stop(), counted.baseline.stop()])
+  }
+}
 /** The per-request CPU targets of issue 27 (node, and PostgreSQL where one is set). */
 const TARGETS: Record<string, string> = {
   'readiness (/api/health)': '0.10',
@@ -313,7 +394,7 @@ if (SOAK) {
 }
 // RSS after the rounds (and the soak, when one ran).
 const rssAfterLoad = Object.fromEntries(sides.map((side) => [side, rssMbOf(servers[side].pid)]))
-for (const side of sides) servers[side].stop()
+await Promise.all(sides.map((side) => servers[side].stop()))
 
 // ---------------------------------------------------------------- cold start (BENCH_COLD=<n>)
 // `npm start`'s command to the first 200 of /api/health (polled every 5 ms), n times per side,
@@ -324,9 +405,10 @@ for (let i = 0; i < COLD * 2; i++) {
   const side = sides[i % 2]
   const port = await freePort()
   const started = performance.now()
-  const child = spawn(process.execPath, startScript.args, {
-    cwd: builds[side],
-    env: { ...appEnv, ...startScript.env, PORT: String(port) },
+  const start = startOf(side, [], { PORT: String(port) })
+  const child = spawn(process.execPath, start.args, {
+    cwd: start.cwd,
+    env: start.env,
     stdio: 'ignore',
   })
   const base = `http://127.0.0.1:${port}`
@@ -345,73 +427,136 @@ for (let i = 0; i < COLD * 2; i++) {
 
 // ---------------------------------------------------------------- report
 const figure = (list: Run[], pick: (run: Run) => number) => median(list.map(pick))
+// Thousandths against the reference: its figures are a few hundredths of a ms.
+const cpu = (ms: number) => (REFERENCE ? Math.round(ms * 1000) / 1000 : round2(ms))
 const rows = Object.entries(runs).map(([name, bySide]) => {
-  const of = (side: Side) => ({
-    requestsPerSecond: Math.round(figure(bySide[side], (r) => r.requestsPerSecond)),
-    p99: figure(bySide[side], (r) => r.p99),
-    nodeCpuMs: round2(figure(bySide[side], (r) => r.serverCpuMsPerRequest)),
+  const of = (side: Side) => {
+    const node = figure(bySide[side], (r) => r.serverCpuMsPerRequest)
     // The least disturbed run: on a busy machine waiting for a core only adds CPU per request.
-    nodeCpuMsMin: round2(Math.min(...bySide[side].map((r) => r.serverCpuMsPerRequest))),
-    pgCpuMs: round2(figure(bySide[side], (r) => r.pgCpuMsPerRequest)),
-    unexpected: bySide[side].reduce(
-      (sum, r) => sum + r.errors + (scenarios[name].expect ? 0 : r.non2xx),
-      0
-    ),
-  })
+    const nodeMin = Math.min(...bySide[side].map((r) => r.serverCpuMsPerRequest))
+    const pgCpu = figure(bySide[side], (r) => r.pgCpuMsPerRequest)
+    return {
+      requestsPerSecond: Math.round(figure(bySide[side], (r) => r.requestsPerSecond)),
+      p99: figure(bySide[side], (r) => r.p99),
+      nodeCpuMs: cpu(node),
+      nodeCpuMsMin: cpu(nodeMin),
+      pgCpuMs: cpu(pgCpu),
+      unexpected: bySide[side].reduce(
+        (sum, r) => sum + r.errors + (scenarios[name].expect ? 0 : r.non2xx),
+        0
+      ),
+      // node + PostgreSQL, unrounded: what the CPU ratio divides.
+      sums: { median: node + pgCpu, min: nodeMin + pgCpu },
+    }
+  }
   const current = of('this')
   const baseline = of('baseline')
+  // node + PostgreSQL CPU per request, the other side's over this tree's (issue 52's measure).
+  const cpuRatio = (pick: (sums: typeof current.sums) => number) =>
+    round2(pick(baseline.sums) / Math.max(0.001, pick(current.sums)))
   return {
     name,
     this: current,
     baseline,
     ratio: round2(current.requestsPerSecond / Math.max(1, baseline.requestsPerSecond)),
+    cpuRatio: cpuRatio((sums) => sums.median),
+    cpuRatioMin: cpuRatio((sums) => sums.min),
     target: TARGETS[name],
   }
 })
-const WIDTHS = [30, 7, 7, 6, 9, 9, 10, 10, 8, 15]
+const WIDTHS = REFERENCE
+  ? [28, 7, 7, 9, 8, 9, 8, 8, 9, 9, 8, 11]
+  : [30, 7, 7, 6, 9, 9, 10, 10, 8, 15]
 const cells = (values: (string | number)[]) =>
   values
     .map((value, i) => (i ? String(value).padStart(WIDTHS[i]) : String(value).padEnd(WIDTHS[i])))
     .join(' ')
+const against = REFERENCE ? 'the hand-written reference' : `${rev} (${sha.slice(0, 10)})`
 const lines = [
-  `this tree vs ${rev} (${sha.slice(0, 10)}) on ${DB}, node ${process.version}, ${cpus().length} cores, ${RUNS} interleaved rounds x ${DURATION} s, ${CONNECTIONS} connections (medians); CPU = ms per request`,
+  `this tree vs ${against} on ${DB}, node ${process.version}, ${cpus().length} cores, ${RUNS} interleaved rounds x ${DURATION} s, ${CONNECTIONS} connections (medians); CPU = ms per request`,
   '',
-  cells([
-    'scenario',
-    'req/s',
-    'base',
-    'ratio',
-    'node cpu',
-    'base cpu',
-    'min cpu',
-    'pg cpu',
-    'p99 ms',
-    'target (node)',
-  ]),
-  ...rows
-    .slice(0, RUNS ? rows.length : 0)
-    .map((row) =>
-      cells([
-        row.name,
-        row.this.requestsPerSecond,
-        row.baseline.requestsPerSecond,
-        row.ratio,
-        row.this.nodeCpuMs,
-        row.baseline.nodeCpuMs,
-        `${row.this.nodeCpuMsMin}/${row.baseline.nodeCpuMsMin}`,
-        `${row.this.pgCpuMs}/${row.baseline.pgCpuMs}`,
-        `${row.this.p99}/${row.baseline.p99}`,
-        row.target,
-      ])
-    ),
 ]
+if (REFERENCE) {
+  lines.push(
+    cells([
+      'scenario',
+      'req/s',
+      'ref',
+      'node cpu',
+      'ref',
+      'pg cpu',
+      'ref',
+      'ref/this',
+      'min runs',
+      'p99 ms',
+      'stmts',
+      'concurrent',
+    ]),
+    ...rows
+      .slice(0, RUNS ? rows.length : 0)
+      .map((row) =>
+        cells([
+          row.name,
+          row.this.requestsPerSecond,
+          row.baseline.requestsPerSecond,
+          row.this.nodeCpuMs,
+          row.baseline.nodeCpuMs,
+          row.this.pgCpuMs,
+          row.baseline.pgCpuMs,
+          row.cpuRatio,
+          row.cpuRatioMin,
+          `${row.this.p99}/${row.baseline.p99}`,
+          identity[row.name].sequential,
+          `${identity[row.name].concurrent.project}/${identity[row.name].concurrent.reference}`,
+        ])
+      ),
+    '',
+    'ref/this: node + PostgreSQL CPU per request, the reference over this tree (median runs; "min',
+    'runs": each side\'s least disturbed node figure). stmts: statements per request one at a time,',
+    'the same on both (checked); concurrent: this/ref with 10 clients at once (shared reads).'
+  )
+} else {
+  lines.push(
+    cells([
+      'scenario',
+      'req/s',
+      'base',
+      'ratio',
+      'node cpu',
+      'base cpu',
+      'min cpu',
+      'pg cpu',
+      'p99 ms',
+      'target (node)',
+    ]),
+    ...rows
+      .slice(0, RUNS ? rows.length : 0)
+      .map((row) =>
+        cells([
+          row.name,
+          row.this.requestsPerSecond,
+          row.baseline.requestsPerSecond,
+          row.ratio,
+          row.this.nodeCpuMs,
+          row.baseline.nodeCpuMs,
+          `${row.this.nodeCpuMsMin}/${row.baseline.nodeCpuMsMin}`,
+          `${row.this.pgCpuMs}/${row.baseline.pgCpuMs}`,
+          `${row.this.p99}/${row.baseline.p99}`,
+          row.target,
+        ])
+      )
+  )
+}
+/** this / the other side, for RSS and cold start (issue 52 bounds them against the reference). */
+const times = (a: number, b: number) => (REFERENCE ? ` (${round2(a / Math.max(1, b))}x)` : '')
 lines.push(
   '',
-  `RSS after the rounds, MB: ${rssAfterLoad.this} / ${rssAfterLoad.baseline} (this / base); load average at the start ${loadAtStart}, at the end ${loadavg().map(round2).join(' ')}`
+  `RSS after the rounds, MB: ${rssAfterLoad.this} / ${rssAfterLoad.baseline} (this / ${OTHER})${times(rssAfterLoad.this, rssAfterLoad.baseline)}; load average at the start ${loadAtStart}, at the end ${loadavg().map(round2).join(' ')}`
 )
 if (COLD) {
+  const [mine, other] = [median(coldMs.this), median(coldMs.baseline)]
   lines.push(
-    `cold start (npm start -> first 200 of /api/health), median of ${COLD}: ${median(coldMs.this)} / ${median(coldMs.baseline)} ms (${coldMs.this.join(' ')} / ${coldMs.baseline.join(' ')})`
+    `cold start (npm start -> first 200 of /api/health), median of ${COLD}: ${mine} / ${other} ms${times(mine, other)} (${coldMs.this.join(' ')} / ${coldMs.baseline.join(' ')})`
   )
 }
 if (SOAK) {
@@ -425,16 +570,18 @@ const bad = rows.filter((row) => row.this.unexpected || row.baseline.unexpected)
 if (bad.length) lines.push('', `unexpected answers: ${bad.map((row) => row.name).join(', ')}`)
 const text = lines.join('\n')
 process.stdout.write(`${text}\n`)
+const other = REFERENCE ? { against: 'reference' } : { rev, sha }
+const when = new Date().toISOString()
 writeFileSync(
-  join(ROOT, 'tmp/bench-baseline.json'),
+  join(ROOT, `tmp/${OUTPUT}.json`),
   JSON.stringify(
-    { rev, sha, db: DB, when: new Date().toISOString(), rows, soak, runs, rssAfterLoad, coldMs },
+    { ...other, db: DB, when, rows, identity, soak, runs, rssAfterLoad, coldMs },
     null,
     2
   )
 )
-writeFileSync(join(ROOT, 'tmp/bench-baseline.txt'), `${text}\n`)
-log('written tmp/bench-baseline.json and tmp/bench-baseline.txt')
+writeFileSync(join(ROOT, `tmp/${OUTPUT}.txt`), `${text}\n`)
+log(`written tmp/${OUTPUT}.json and tmp/${OUTPUT}.txt`)
 // Let the servers write what NODE_FLAGS asked for (e.g. a CPU profile) before leaving.
 await new Promise((done) => setTimeout(done, 2000))
 process.exit(0)

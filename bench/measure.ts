@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { LoadResult } from './load.js'
-import { cpuMsOf, postgresCpuMs } from './processes.js'
+import { cpuMsOf, postgresCpuByPid, postgresCpuSince } from './processes.js'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 
@@ -65,12 +65,15 @@ export async function measuredRun(
   connections: number
 ): Promise<Run> {
   // The window includes the load process's start, while the server idles (a few ms of its CPU).
-  const before = { server: cpuMsOf(target.pid), pg: target.pg ? postgresCpuMs(target.pg) : 0 }
+  const before = {
+    server: cpuMsOf(target.pid),
+    pg: target.pg ? postgresCpuByPid(target.pg) : new Map(),
+  }
   const result = await load(target.base, scenario, duration, connections)
   const requests = Math.max(1, result.total)
   return {
     ...result,
     serverCpuMsPerRequest: (cpuMsOf(target.pid) - before.server) / requests,
-    pgCpuMsPerRequest: target.pg ? (postgresCpuMs(target.pg) - before.pg) / requests : 0,
+    pgCpuMsPerRequest: target.pg ? postgresCpuSince(before.pg, target.pg) / requests : 0,
   }
 }

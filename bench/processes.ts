@@ -21,18 +21,29 @@ export function cpuMsOf(pid: number | string) {
 /**
  * CPU time (ms) of the PostgreSQL processes on the machine: with `database`, of the backends
  * connected to it alone (their title names it), so the other databases of a shared machine do
- * not count; without, of every one.
+ * not count; without, of every one. By backend: pid -> ms.
  */
-export function postgresCpuMs(database?: string) {
-  let total = 0
+export function postgresCpuByPid(database?: string) {
+  const byPid = new Map<string, number>()
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
       if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue
       const title = database ? readFileSync(`/proc/${entry}/cmdline`, 'utf8') : ''
-      if (!database || title.includes(` ${database} `)) total += cpuMsOf(entry)
+      if (!database || title.includes(` ${database} `)) byPid.set(entry, cpuMsOf(entry))
     } catch {}
   }
+  return byPid
+}
+
+/**
+ * CPU ms the backends of `database` used since `before` (postgresCpuByPid): the growth of each
+ * one alive now. A backend that ended meanwhile (a pool closing an idle connection) drops out
+ * instead of taking its whole past CPU off the sum, which made a run's figure negative.
+ */
+export function postgresCpuSince(before: Map<string, number>, database?: string) {
+  let total = 0
+  for (const [pid, ms] of postgresCpuByPid(database)) total += ms - (before.get(pid) ?? 0)
   return total
 }
 

@@ -15,6 +15,8 @@
 |   --quick (or BENCH_QUICK=1): 1 round x 2 s, 20,000 articles, a 20 s soak: proves it runs
 |   (about 3 minutes with the build), not a measurement to quote.
 |   --baseline <git-rev>: only the hot paths, against the build of <rev> (bench/baseline.ts).
+|   --reference: only the hot paths, against the hand-written server of issue 52
+|   (bench/reference_server.ts), after checking it answers as the project (bench/baseline.ts).
 |
 | Every figure is the median over BENCH_RUNS rounds; the scenarios of one round run back to back,
 | so ratios (e.g. /me vs /health) compare figures measured under the same machine noise.
@@ -40,14 +42,15 @@ import { anonMbOf, cpuMsOf, median, ownCpuMs, round2, rssMbOf, startCommand } fr
 // `--help`, or a flag it does not know, prints the header above and stops before anything runs
 // (a bench writes to its database and loads the machine).
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('-'))
-if (flags.some((flag) => !['--baseline', '--quick'].includes(flag))) {
+if (flags.some((flag) => !['--baseline', '--reference', '--quick'].includes(flag))) {
   const source = readFileSync(fileURLToPath(import.meta.url), 'utf8')
   console.log(source.slice(source.indexOf('/*') + 2, source.indexOf('*/')).replace(/^\| ?/gm, ''))
   process.exit(flags.includes('--help') ? 0 : 2)
 }
 
-// npm run bench -- --baseline <git-rev>: the hot paths against another build, interleaved.
-if (process.argv.includes('--baseline')) {
+// npm run bench -- --baseline <git-rev> | --reference: the hot paths against another build or
+// the hand-written reference, interleaved.
+if (process.argv.includes('--baseline') || process.argv.includes('--reference')) {
   await import('./baseline.js')
 }
 

@@ -3,15 +3,6 @@
 */
 // First: on an older Node, one line and exit 1 before any native module loads.
 import './node_version.js'
-import { enableCompileCache } from 'node:module'
-
-/*
-| V8's code for the modules loaded below, kept on disk (Node's compile cache: NODE_COMPILE_CACHE,
-| else <tmpdir>/node-compile-cache). An entry is checked against its module's source, so a new
-| release never runs stale code; a first start (an empty or unwritable directory) only writes
-| it. docs/performance.md, "Memory" has the figures.
-*/
-enableCompileCache()
 
 await import('reflect-metadata')
 const { Ignitor, prettyPrintError } = await import('@adonisjs/core')

@@ -5,7 +5,7 @@ import { settled } from '#services/email/outbox'
 import { withRealCommits } from '#tests/helpers/database'
 import { TEST_PASSWORD, createAdmin, freshCredential } from '#tests/helpers/auth'
 import { captchaAt } from '#tests/helpers/captcha'
-import { fetchJson, startAppProcess } from '#tests/helpers/app_process'
+import { fetchJson, readJson, startAppProcess } from '#tests/helpers/app_process'
 import { clearInbox, waitForMail } from '#tests/helpers/smtp'
 
 /**
@@ -61,7 +61,7 @@ test.group('The first requests of a freshly started server', (group) => {
         headers: { authorization: `Bearer ${login.body.data.token}` },
         body: form,
       })
-      const answer = await upload.json()
+      const answer = await readJson(upload)
       assert.equal(upload.status, 200, JSON.stringify(answer))
       assert.match(answer.data.avatarUrl, new RegExp(`^/api/avatars/${user.id}\\?v=`))
     } finally {

@@ -25,7 +25,7 @@ export default defineConfig({
     () => import('@adonisjs/limiter/limiter_provider'),
     () => import('@adonisjs/bouncer/bouncer_provider'),
     () => import('@adonisjs/i18n/i18n_provider'),
-    () => import('@adonisjs/mail/mail_provider'),
+    () => import('#providers/mail_provider'),
     () => import('#providers/api_provider'),
   ],
 

@@ -1,6 +1,5 @@
 import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
-import mail from '@adonisjs/mail/services/main'
 import env from '#start/env'
 import { notFound } from '#exceptions/api_exception'
 import type { Mail } from '#services/email/mails'
@@ -35,6 +34,9 @@ export async function sendMail(to: string, content: Mail) {
     return
   }
   if (mode === 'off') return
+  // Imported here: the mail service builds the manager, which loads the mail package and
+  // nodemailer (providers/mail_provider.ts); a process that sends no mail never loads them.
+  const { default: mail } = await import('@adonisjs/mail/services/main')
   await mail.send((message) => {
     message.to(to).subject(content.subject).text(content.text).html(content.html)
   })

@@ -57,8 +57,8 @@ async function classOf(reference: unknown): Promise<Injectable | undefined> {
   const target = Array.isArray(reference) ? reference[0] : reference
   if (isClass(target)) return target
   if (typeof target !== 'function') return // a 'Controller.method' string: the framework's
-  const exported = (await target())?.default
-  return isClass(exported) ? exported : undefined
+  const loaded = await target()
+  return isClass(loaded?.default) ? loaded.default : undefined
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Server } from '@adonisjs/core/http'
 |
 | AdonisJS resolves every class middleware and controller of every request through the
 | container (`resolver.call(await resolver.make(Class), method, args)`: an async resolution with
-| a class-source regex, map lookups and a Promise.all per class and per call), ~2.5 µs and ~5 KB
+| a class-source regex, map lookups and a Promise.all per class and per call), ~2.5 µs and ~4 KB
 | each, 3-4 times a request: a fifth of readiness's node CPU. Where that resolution can only end
 | in `new Class(...new Dependency())` and a plain method call (nothing bound for the class or its
 | dependencies, no injected method arguments, no provider of its own), the descriptor's `handle`
@@ -20,7 +20,7 @@ import type { Server } from '@adonisjs/core/http'
 |
 | The framework has no option for it, so the descriptors are rewritten in this one place, once
 | the routes are committed (start/kernel.ts). tests/functional/direct_calls.spec.ts fails if a
-| request resolves anything through the container again (a framework change beneath this).
+| request has the container build an unbound class again (a framework change beneath this).
 */
 
 type Handle = (resolver: ContainerResolver<any>, a?: unknown, b?: unknown, c?: unknown) => unknown
@@ -32,7 +32,7 @@ type Injectable = (new (...args: any[]) => any) & {
 
 const direct = new WeakSet<object>()
 
-/** Whether the descriptor's `handle` is this module's (tests). */
+/** Whether callDirectly rewrote the descriptor (a class the container must build goes back to it). */
 export const isDirect = (descriptor: object) => direct.has(descriptor)
 
 /** Every class descriptor of the server's middleware and of every committed route. */

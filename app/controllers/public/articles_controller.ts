@@ -46,8 +46,8 @@ export default class ArticlesController {
   async index({ request, response }: HttpContext) {
     // validateUsing: its messages come in the caller's language (start/kernel.ts).
     const filters = await request.validateUsing(listArticlesValidator, { data: request.qs() })
-    // The client address: a keyword search holds at most its share of the search gate.
-    const page = await this.articles.list(filters, request.ip())
+    // The client: a keyword search holds at most its address's share of the search gate.
+    const page = await this.articles.list(filters, request)
     response.header('Last-Modified', page.lastModified.toUTCString())
     return this.send(
       response,

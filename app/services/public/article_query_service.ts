@@ -78,19 +78,20 @@ export class ArticleQueryService {
    * A page of the list, from memory when it was read at the articles version the database holds
    * now (one primary-key read instead of planning and running the page statement), else read.
    * A key never seen is read straight away, as one statement. Keyword searches have their own
-   * cache and wait their turn at the search gate, where `ip` holds at most its share of places.
+   * cache and wait their turn at the search gate, where the client's address holds at most its
+   * share of places (`client.ip()`, read for a search only: it parses X-Forwarded-For).
    *
    * The version is bumped by triggers on every article write (raw SQL and other instances
    * included), so an answer is served only if it was read at the version the database holds now.
    */
-  async list(filters: ArticleListFilters, ip?: string): Promise<ArticlePage> {
+  async list(filters: ArticleListFilters, client?: { ip(): string }): Promise<ArticlePage> {
     const keys = this.cacheKeys(filters)
     const cache = filters.keyword ? searches : pages
     const cached = await cache.getIfCurrent(keys.page, () => this.version())
     if (cached) return cached
 
     const answer = filters.keyword
-      ? await searchGate.run(() => this.read(filters, keys), ip)
+      ? await searchGate.run(() => this.read(filters, keys), client?.ip())
       : await this.read(filters, keys)
     if (answer.cacheable) {
       const bytes = Buffer.byteLength(JSON.stringify(answer.page.rows)) + keys.page.length + 200

@@ -9,6 +9,7 @@ import { bodyShapeProblems } from '#core/body_shape'
 import { i18nOf, localeOf, messageOf } from '#exceptions/messages'
 import env from '#start/env'
 import { corsOrigins } from '#config/cors'
+import { callDirectly } from '#core/direct_calls'
 
 server.errorHandler(() => import('#exceptions/handler'))
 
@@ -76,6 +77,17 @@ if (env.get('DB_QUERY_EVENTS', false)) {
  */
 router.use([() => import('#middleware/request_input_middleware')])
 await import('#auth/request_context')
+
+/**
+ * Middleware and controllers are called without the container where it would only construct them
+ * (app/core/direct_calls.ts): once the server's boot has committed the routes, the one moment
+ * every descriptor exists, in production and in the tests alike.
+ */
+const commit = router.commit.bind(router)
+router.commit = () => {
+  commit()
+  callDirectly(server, router)
+}
 
 /**
  * Assigned per route: `auth` authenticates the admin JWT (and loads the access snapshot),

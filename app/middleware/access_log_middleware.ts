@@ -4,13 +4,16 @@ import type { NextFn } from '@adonisjs/core/types/http'
 import { requestCompleted } from '#core/operations/access_log'
 
 /**
- * Headers every answer carries (set on the raw response: the framework merges them at writeHead):
- * no MIME sniffing, no Referer leaving the API, no framing of any answer (clickjacking).
+ * Headers every answer carries: no MIME sniffing, no Referer leaving the API, no framing of any
+ * answer (clickjacking). In the framework's header map, which it hands to Node's writeHead whole
+ * (any answer it writes: a body, a stream, a file, an error), not on the raw response: one raw
+ * setHeader sends every header of the answer through Node's slow path (each one set, then
+ * checked again). Names in lower case, as the map keeps them.
  */
 const SECURITY_HEADERS: [string, string][] = [
-  ['X-Content-Type-Options', 'nosniff'],
-  ['Referrer-Policy', 'no-referrer'],
-  ['Content-Security-Policy', "frame-ancestors 'none'"],
+  ['x-content-type-options', 'nosniff'],
+  ['referrer-policy', 'no-referrer'],
+  ['content-security-policy', "frame-ancestors 'none'"],
 ]
 
 /**
@@ -26,7 +29,7 @@ export default class AccessLogMiddleware {
     response[STARTED] = performance.now()
     response[CONTEXT] = ctx
     for (const SECURITY_HEADER of SECURITY_HEADERS) {
-      response.setHeader(SECURITY_HEADER[0], SECURITY_HEADER[1])
+      ctx.response.header(SECURITY_HEADER[0], SECURITY_HEADER[1])
     }
     response.on('close', onClose)
     return next()

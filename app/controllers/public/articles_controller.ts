@@ -1,5 +1,4 @@
 import { digest } from '#core/secrets'
-import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageMeta } from '#providers/api_provider'
 import { notFound } from '#exceptions/api_exception'
@@ -23,7 +22,6 @@ const CACHE_CONTROL = 'public, max-age=30'
  * public service (which owns the "published and due" rule), pick the public fields through the
  * transformer, and send the JSON text with a strong ETag over exactly that text.
  */
-@inject()
 export default class ArticlesController {
   static contract = contract({
     index: {
@@ -42,14 +40,14 @@ export default class ArticlesController {
     },
   })
 
-  /** Stateless: its caches are module-level, shared by every instance. */
-  constructor(protected articles: ArticleQueryService) {}
+  /** One service for every request: it keeps what it derives per filters (its cache keys). */
+  protected articles = articleQueries
 
   async index({ request, response }: HttpContext) {
     // validateUsing: its messages come in the caller's language (start/kernel.ts).
     const filters = await request.validateUsing(listArticlesValidator, { data: request.qs() })
-    // The client address: a keyword search holds at most its share of the search gate.
-    const page = await this.articles.list(filters, request.ip())
+    // The client: a keyword search holds at most its address's share of the search gate.
+    const page = await this.articles.list(filters, request)
     response.header('Last-Modified', page.lastModified.toUTCString())
     return this.send(
       response,
@@ -90,6 +88,8 @@ export default class ArticlesController {
     return response.send(body)
   }
 }
+
+const articleQueries = new ArticleQueryService()
 
 type JsonAnswer = { body: string; etag: string }
 /** A body and its strong ETag (over exactly that text). */

@@ -6,7 +6,7 @@ import { preparedQuery } from '#core/prepared_query'
 import { versionRead } from '#core/fresh_read'
 import searchGate from '#services/public/search_gate'
 import { CLOCK, statementKey, type Statement } from '#services/public/answer_cache'
-import { versionedCache } from '#core/cache'
+import { BoundedCache, versionedCache } from '#core/cache'
 import {
   MAX_PAGE_WINDOW,
   PAGE_SIZE_DEFAULT,
@@ -21,6 +21,9 @@ import {
 import type { Schema } from '#openapi/schema'
 
 export type ArticleListFilters = Infer<typeof listArticlesValidator>
+
+/** The cache keys of a list request (ArticleQueryService.cacheKeys). */
+type CacheKeys = { page: string; count: string }
 
 export type ArticlePage = {
   rows: PublicArticle[]
@@ -75,19 +78,20 @@ export class ArticleQueryService {
    * A page of the list, from memory when it was read at the articles version the database holds
    * now (one primary-key read instead of planning and running the page statement), else read.
    * A key never seen is read straight away, as one statement. Keyword searches have their own
-   * cache and wait their turn at the search gate, where `ip` holds at most its share of places.
+   * cache and wait their turn at the search gate, where the client's address holds at most its
+   * share of places (`client.ip()`, read for a search only: it parses X-Forwarded-For).
    *
    * The version is bumped by triggers on every article write (raw SQL and other instances
    * included), so an answer is served only if it was read at the version the database holds now.
    */
-  async list(filters: ArticleListFilters, ip?: string): Promise<ArticlePage> {
+  async list(filters: ArticleListFilters, client?: { ip(): string }): Promise<ArticlePage> {
     const keys = this.cacheKeys(filters)
     const cache = filters.keyword ? searches : pages
     const cached = await cache.getIfCurrent(keys.page, () => this.version())
     if (cached) return cached
 
     const answer = filters.keyword
-      ? await searchGate.run(() => this.read(filters, keys), ip)
+      ? await searchGate.run(() => this.read(filters, keys), client?.ip())
       : await this.read(filters, keys)
     if (answer.cacheable) {
       const bytes = Buffer.byteLength(JSON.stringify(answer.page.rows)) + keys.page.length + 200
@@ -112,7 +116,7 @@ export class ArticleQueryService {
    */
   protected async read(
     filters: ArticleListFilters,
-    keys?: ReturnType<ArticleQueryService['cacheKeys']>
+    keys?: CacheKeys
   ): Promise<{
     page: ArticlePage
     version: number
@@ -210,10 +214,21 @@ export class ArticleQueryService {
    * statement (the count cache), whatever filters they hold, the clock left out. A filter added
    * to the statements is in the keys without anyone remembering to add it.
    */
-  cacheKeys(filters: ArticleListFilters) {
-    const { page, count } = this.statements(filters, CLOCK)
-    return { page: statementKey(page), count: statementKey(count) }
+  cacheKeys(filters: ArticleListFilters): CacheKeys {
+    // Derived once per filters (the same filters make the same statements on this instance):
+    // the two statements and their hashes are a third of a cached page's node time otherwise.
+    const id = JSON.stringify(filters)
+    let keys = this.#keys.get(id)
+    if (!keys) {
+      const { page, count } = this.statements(filters, CLOCK)
+      keys = { page: statementKey(page), count: statementKey(count) }
+      this.#keys.set(id, keys, { bytes: id.length + 200 })
+    }
+    return keys
   }
+
+  /** cacheKeys' answers by filters; bounded (keywords are caller-chosen). */
+  #keys = new BoundedCache<string, CacheKeys>({ max: 1000, maxBytes: MB })
 
   /**
    * A published article, from memory when it was read at the articles version the database holds
@@ -334,6 +349,8 @@ export class ArticleQueryService {
   }
 }
 
+const MB = 1024 * 1024
+
 const articlesVersion = versionRead('articles_version', PUBLIC_CONNECTION)
 
 /** Up to this many characters (code points), a keyword is looked up in articles.search_grams. */
@@ -354,7 +371,6 @@ const counts = versionedCache<string, number>('article-counts', { max: 1000 })
  * Searches apart, so a flood of caller-chosen keywords cannot evict the plain pages.
  */
 export const SEARCH_CACHE_TTL_MS = 10_000
-const MB = 1024 * 1024
 export const searches = versionedCache<string, ArticlePage>('article-searches', {
   max: 500,
   maxBytes: 4 * MB,

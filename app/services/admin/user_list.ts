@@ -1,5 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
-import { versionedCache } from '#core/cache'
+import { cache, versionedCache } from '#core/cache'
+import { preparedQuery } from '#core/prepared_query'
 import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import User from '#models/user'
 import Role from '#models/role'
@@ -110,24 +111,60 @@ const totals = versionedCache<string, number>('user-list-totals', { max: 1000 })
 type Query = ModelQueryBuilderContract<typeof User, User>
 
 /**
- * Page `pageNum` of the list query (UserService.query: data scope, filters, order), as rows the
- * transformer reads, and the total. `key` names what the query matches (the scope and filters it
- * was built from): its total is counted once per users version, which triggers bump on every
- * write that can change it.
+ * What a page is read from: the list query (UserService.query: data scope, filters, order), built
+ * only when needed, and the keys of what it matches: `key` (scope and filters: its total) and
+ * `order`. The query is built from these alone, so its text and values are too.
  */
-export async function readPage(query: Query, key: string, pageNum: number, pageSize: number) {
+export type ListQuery = { query: () => Query; key: string; order: string | undefined }
+
+/**
+ * The page statement's text and its values before LIMIT / OFFSET, per query key (and whether an
+ * OFFSET is written: knex leaves out `offset 0`): compiled by knex once, not per request. A pure
+ * function of the key, so it cannot go stale; the page size and offset are bound per request.
+ */
+type Compiled = { sql: string; bindings: unknown[] }
+const statements = cache<string, Compiled>('user-list-statements', { max: 1000 })
+
+function pageStatement(list: ListQuery, offset: number, limit: number): Compiled {
+  const paged = offset > 0
+  const key = `${paged ? 'paged' : 'first'} ${list.order ?? ''} ${list.key}`
+  let held = statements.get(key)
+  if (!held) {
+    const query = list.query()
+    const { sql, bindings } = query
+      .select(
+        'users.*',
+        db.raw(`${roleIdsColumn(query.client.dialect.name)} AS role_ids`),
+        db.raw(`${USERS_VERSION} AS users_version`),
+        db.raw(`${ACCESS_VERSION} AS access_version`)
+      )
+      .offset(offset)
+      .limit(limit)
+      .toSQL()
+    // knex binds LIMIT, then OFFSET, last: those are the per-request values.
+    const tail = paged ? [limit, offset] : [limit]
+    const rest = bindings.slice(0, bindings.length - tail.length)
+    if (tail.some((value, i) => bindings[rest.length + i] !== value)) {
+      throw new Error('the users list statement does not end with its LIMIT / OFFSET values')
+    }
+    held = { sql, bindings: rest }
+    statements.set(key, held)
+  }
+  const values = paged ? [...held.bindings, limit, offset] : [...held.bindings, limit]
+  return { sql: held.sql, bindings: values }
+}
+
+/**
+ * Page `pageNum` of the list query, as rows the transformer reads, and the total. Its total is
+ * counted once per `key` and users version, which triggers bump on every write that can change it.
+ * The page is sent unnamed, as knex sent it: PostgreSQL plans it with its values every time.
+ */
+export async function readPage(list: ListQuery, pageNum: number, pageSize: number) {
   const offset = (pageNum - 1) * pageSize
-  const raws = await query
-    .clone()
-    .select(
-      'users.*',
-      db.raw(`${roleIdsColumn(query.client.dialect.name)} AS role_ids`),
-      db.raw(`${USERS_VERSION} AS users_version`),
-      db.raw(`${ACCESS_VERSION} AS access_version`)
-    )
-    .offset(offset)
-    .limit(pageSize)
-    .pojo<Record<string, unknown>>()
+  const page = pageStatement(list, offset, pageSize)
+  const raws = await preparedQuery<Record<string, unknown>>(page.sql, page.bindings, {
+    named: false,
+  })
   const roles = raws.length ? await summariesAt(Number(raws[0].access_version)) : new Map()
   const rows = raws.map((raw) => userRowOf(raw, roles))
 
@@ -136,17 +173,17 @@ export async function readPage(query: Query, key: string, pageNum: number, pageS
     return { rows, total: offset + rows.length }
   }
   const version = raws.length ? Number(raws[0].users_version) : null
-  const cached = version === null ? undefined : totals.get(key, version)
+  const cached = version === null ? undefined : totals.get(list.key, version)
   if (cached !== undefined) return { rows, total: cached }
 
-  const [counted] = await query
-    .clone()
+  const [counted] = await list
+    .query()
     .clearOrder()
     .clearSelect()
     .select(db.raw('COUNT(*) AS total'), db.raw(`${USERS_VERSION} AS users_version`))
     .pojo<{ total: number | string; users_version: number | string }>()
   const total = Number(counted.total)
   // Counted in one statement with the version it read: held under that version.
-  totals.set(key, total, Number(counted.users_version))
+  totals.set(list.key, total, Number(counted.users_version))
   return { rows, total }
 }

@@ -1,3 +1,4 @@
+import pg from 'pg'
 import db from '@adonisjs/lucid/services/db'
 import { cache, versionedCache } from '#core/cache'
 import { preparedQuery } from '#core/prepared_query'
@@ -29,16 +30,37 @@ class AccountRow extends withAccountFields(class {}) {}
 const SQL_INSTANT = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,3}))?$/
 
 /**
- * A date column's value as its answer writes it (luxon's `toJSON` in UTC: the ISO text of a JS
- * Date) without building a DateTime: from PostgreSQL's Date, or SQLite's text when it reads back
- * as the same instant. Anything else (and an empty value) as the model's `consume` gives it.
+ * PostgreSQL's text of a `timestamptz` in UTC (the session's TimeZone), four-digit year:
+ * `2026-03-04 05:06:07.089123+00`. pg's parser makes a Date of it, truncating the fraction to
+ * milliseconds: the ISO text of that Date is cut from the text itself.
  */
-function isoOf(value: unknown): string | undefined {
+const PG_UTC_INSTANT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.(\d{1,6}))?\+00$/
+const TIMESTAMPTZ = 1184
+const parsePgInstant = pg.types.getTypeParser(TIMESTAMPTZ, 'text')
+/** The page's `timestamptz` columns as text (this statement only): see PG_UTC_INSTANT. */
+const INSTANTS_AS_TEXT = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMPTZ ? (text: string) => text : pg.types.getTypeParser(oid, format as 'text'),
+}
+
+/**
+ * A date column's value as its answer writes it (luxon's `toJSON` in UTC: the ISO text of a JS
+ * Date) without building a DateTime: from PostgreSQL's Date, or its text (`pgText`: read with
+ * INSTANTS_AS_TEXT), or SQLite's text when it reads back as the same instant. Anything else (and
+ * an empty value) as the model's `consume` gives it.
+ */
+function isoOf(value: unknown, pgText: boolean): string | undefined {
   let instant: Date
   let text: string | undefined
   if (value instanceof Date) instant = value
-  else {
-    const parts = typeof value === 'string' ? SQL_INSTANT.exec(value) : null
+  else if (typeof value !== 'string') return undefined
+  else if (pgText) {
+    const utc = PG_UTC_INSTANT.exec(value)
+    if (!utc) return isoOf(parsePgInstant(value), false)
+    const ms = utc[1] === undefined ? '000' : utc[1].padEnd(3, '0').slice(0, 3)
+    return `${value.slice(0, 10)}T${value.slice(11, 19)}.${ms}Z`
+  } else {
+    const parts = SQL_INSTANT.exec(value)
     if (!parts) return undefined
     text = `${parts[1]}T${parts[2]}.${(parts[3] ?? '').padEnd(3, '0')}Z`
     instant = new Date(text)
@@ -49,18 +71,32 @@ function isoOf(value: unknown): string | undefined {
   return iso.length === 24 && (text === undefined || iso === text) ? iso : undefined
 }
 
+type Column = { property: string; name: string; date: boolean; consume?: (...args: any[]) => any }
+
+/** What a model maps of `names` (column names), once: each column's property and conversion. */
+function columnsOf(model: typeof User | typeof Role, names?: Iterable<string>) {
+  const wanted = names && new Set(names)
+  const columns: Column[] = []
+  for (const [property, column] of model.$columnsDefinitions) {
+    if (wanted && !wanted.has(column.columnName)) continue
+    const date = column.meta?.type === 'datetime'
+    columns.push({ property, name: column.columnName, date, consume: column.consume })
+  }
+  return columns
+}
+
 /**
  * Columns as the model holds them: its `consume` applied (booleans, counts); dates as the ISO
  * text the answer writes (isoOf), or a luxon DateTime where that does not apply.
  */
-function consumed(model: typeof User | typeof Role, raw: Record<string, unknown>, into: object) {
+function consumed(columns: Column[], raw: Record<string, unknown>, into: object, pgText = false) {
   const target = into as Record<string, unknown>
-  for (const [property, column] of model.$columnsDefinitions) {
-    if (!(column.columnName in raw)) continue
-    const value = raw[column.columnName]
-    const iso = value && column.meta?.type === 'datetime' ? isoOf(value) : undefined
-    target[property] =
-      iso ?? (column.consume ? column.consume(value, property, into as any) : value)
+  for (const column of columns) {
+    const value = raw[column.name]
+    if (value === undefined && !(column.name in raw)) continue
+    const iso = value && column.date ? isoOf(value, pgText) : undefined
+    target[column.property] =
+      iso ?? (column.consume ? column.consume(value, column.property, into) : value)
   }
   return into
 }
@@ -74,6 +110,8 @@ type Summary = RoleSummaryFields & { sort: number }
 /** The summaries of every role (what the transformer picks, and `sort`) at one access version. */
 const summaries = versionedCache<'roles', Map<number, Summary>>('role-summaries', { max: 1 })
 const SUMMARY_COLUMNS = [...roleSummary.keys, 'sort'].map((key) => Role.$getColumn(key)!.columnName)
+const ROLE_COLUMNS = columnsOf(Role, SUMMARY_COLUMNS)
+const USER_COLUMNS = columnsOf(User)
 
 /** The role summaries at access `version`: from memory, or read with the version they are at. */
 async function summariesAt(version: number) {
@@ -82,7 +120,9 @@ async function summariesAt(version: number) {
   const rows = await db
     .from('roles')
     .select(...SUMMARY_COLUMNS, db.raw(`${ACCESS_VERSION} AS access_version`))
-  const byId = new Map(rows.map((row) => [row.id as number, consumed(Role, row, {}) as Summary]))
+  const byId = new Map(
+    rows.map((row) => [row.id as number, consumed(ROLE_COLUMNS, row, {}) as Summary])
+  )
   // Read in one statement with its version: held under that one (the page's, or a later one).
   if (rows.length) summaries.set('roles', byId, Number(rows[0].access_version))
   return byId
@@ -93,14 +133,22 @@ async function summariesAt(version: number) {
  * order every answer lists them: sort, id) and room for the lock state. The transformer picks
  * from it as from a model.
  */
-function userRowOf(raw: Record<string, unknown>, roles: Map<number, Summary>): ShownUser {
-  const row = consumed(User, raw, new AccountRow()) as ShownUser
-  const ids = raw.role_ids ? String(raw.role_ids).split(',').map(Number) : []
-  row.roles = ids
-    .map((id) => roles.get(id))
+function userRowOf(
+  raw: Record<string, unknown>,
+  roles: Map<number, Summary>,
+  pgText: boolean
+): ShownUser {
+  const row = consumed(USER_COLUMNS, raw, new AccountRow(), pgText) as ShownUser
+  const held: Summary[] = []
+  if (raw.role_ids) {
     // A role deleted between the page and a late read of the summaries is left out.
-    .filter((role) => role !== undefined)
-    .sort((a, b) => a.sort - b.sort || a.id - b.id)
+    for (const id of String(raw.role_ids).split(',')) {
+      const role = roles.get(Number(id))
+      if (role) held.push(role)
+    }
+    if (held.length > 1) held.sort((a, b) => a.sort - b.sort || a.id - b.id)
+  }
+  row.roles = held
   row.$extras = {}
   return row
 }
@@ -162,11 +210,15 @@ function pageStatement(list: ListQuery, offset: number, limit: number): Compiled
 export async function readPage(list: ListQuery, pageNum: number, pageSize: number) {
   const offset = (pageNum - 1) * pageSize
   const page = pageStatement(list, offset, pageSize)
+  const client = db.connection()
   const raws = await preparedQuery<Record<string, unknown>>(page.sql, page.bindings, {
+    client,
     named: false,
+    types: INSTANTS_AS_TEXT,
   })
+  const pgText = client.dialect.name === 'postgres'
   const roles = raws.length ? await summariesAt(Number(raws[0].access_version)) : new Map()
-  const rows = raws.map((raw) => userRowOf(raw, roles))
+  const rows = raws.map((raw) => userRowOf(raw, roles, pgText))
 
   // A short page that is not past the end holds the last matches: the total without counting.
   if (rows.length < pageSize && (rows.length > 0 || offset === 0)) {

@@ -5,9 +5,9 @@ import { preparedQuery } from '#core/prepared_query'
 import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import User from '#models/user'
 import Role from '#models/role'
-import { withAccountFields } from '#models/mixins/account_fields'
+import { DERIVED_FROM, withAccountFields } from '#models/mixins/account_fields'
 import { roleSummary } from '#resources/roles'
-import type { RoleSummaryFields, ShownUser } from '#resources/users'
+import { type RoleSummaryFields, type ShownUser, user } from '#resources/users'
 
 /*
 | THE USERS LIST'S READ (docs/performance.md, "The figures"): a page of accounts as plain rows,
@@ -111,7 +111,20 @@ type Summary = RoleSummaryFields & { sort: number }
 const summaries = versionedCache<'roles', Map<number, Summary>>('role-summaries', { max: 1 })
 const SUMMARY_COLUMNS = [...roleSummary.keys, 'sort'].map((key) => Role.$getColumn(key)!.columnName)
 const ROLE_COLUMNS = columnsOf(Role, SUMMARY_COLUMNS)
-const USER_COLUMNS = columnsOf(User)
+/**
+ * The account columns a row of the answer needs: the fields the transformer picks (`user.keys`),
+ * a derived field by the columns it reads. Not the password digest, tokenVersion and the rest.
+ */
+const USER_COLUMNS = columnsOf(
+  User,
+  user.keys.flatMap((key) =>
+    (key in DERIVED_FROM ? DERIVED_FROM[key as keyof typeof DERIVED_FROM] : [key]).map((field) => {
+      const column = User.$getColumn(field)
+      if (!column) throw new Error(`the users list reads ${field}: not a column of User`)
+      return column.columnName
+    })
+  )
+)
 
 /** The role summaries at access `version`: from memory, or read with the version they are at. */
 async function summariesAt(version: number) {
@@ -129,7 +142,7 @@ async function summariesAt(version: number) {
 }
 
 /**
- * An account of the page: every column the model maps, its derived fields, its roles (in the
+ * An account of the page: the columns its answer needs, its derived fields, its roles (in the
  * order every answer lists them: sort, id) and room for the lock state. The transformer picks
  * from it as from a model.
  */
@@ -181,7 +194,7 @@ function pageStatement(list: ListQuery, offset: number, limit: number): Compiled
     const query = list.query()
     const { sql, bindings } = query
       .select(
-        'users.*',
+        ...USER_COLUMNS.map((column) => `users.${column.name}`),
         db.raw(`${roleIdsColumn(query.client.dialect.name)} AS role_ids`),
         db.raw(`${USERS_VERSION} AS users_version`),
         db.raw(`${ACCESS_VERSION} AS access_version`)

@@ -2,15 +2,11 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn, RouteJSON } from '@adonisjs/core/types/http'
 import type { PermissionCode } from '#auth/permissions'
 import { assertSettled } from '#auth/account_requirements'
-import { hasPermission } from '#abilities/main'
 
 /**
  * The server-side permission declaration of a route: `.use(middleware.can('system:user:list'))`.
  * Authenticates (a JWT or an API token; no pending requirement accepted on admin routes), then asks Bouncer's `hasPermission` ability
  * (app/abilities/main.ts) about the code. A refusal is a 403, logged once by the error handler.
- * The ability is asked directly first: its yes needs none of Bouncer's per-request work (an
- * instance, a response object, an `authorization:finished` event nothing listens to); anything
- * else goes through Bouncer, which makes the 403.
  */
 const API_TOKENS = { apiTokens: true }
 const NONE_PENDING: never[] = []
@@ -19,12 +15,7 @@ export default class PermissionMiddleware {
   async handle(ctx: HttpContext, next: NextFn, permission: PermissionCode) {
     // Admin routes are the only ones that accept an API token (app/auth/api_tokens.ts).
     const guard = ctx.auth.use('jwt')
-    const account = await guard.authenticateAccount(API_TOKENS)
-    const access = guard.access
-    assertSettled(account, NONE_PENDING, access)
-    if (access && hasPermission.execute({ id: account.id, access }, permission) === true) {
-      return next()
-    }
+    assertSettled(await guard.authenticateAccount(API_TOKENS), NONE_PENDING, guard.access)
     await ctx.bouncer.authorize('hasPermission', permission)
     return next()
   }

@@ -36,22 +36,14 @@ type UserFilters = Omit<Infer<typeof listUsersValidator>, 'pageNum' | 'pageSize'
 const byRoleOrder = (roles: ModelQueryBuilderContract<typeof Role>) =>
   roles.orderBy('sort').orderBy('id')
 
-/** A data scope's part of the key, by scope: a snapshot's scope is shared and never mutated. */
-const scopeKeys = new WeakMap<Viewer['access']['scope'], string>()
-
 /**
  * What the list query matches, as the key of its cached total: the viewer's scope (its own id
  * only under `self`) and the filters, less the order (the count ignores it).
  */
 function totalKey(viewer: Viewer, filters: UserFilters) {
-  const { scope } = viewer.access
-  let seen = scopeKeys.get(scope)
-  if (seen === undefined) {
-    seen = JSON.stringify([scope.all, [...scope.deptIds]])
-    scopeKeys.set(scope, seen)
-  }
+  const { all, deptIds, self } = viewer.access.scope
   const { sort, ...matching } = filters
-  return seen + JSON.stringify([scope.self && viewer.id, matching])
+  return JSON.stringify([all, [...deptIds], self && viewer.id, matching])
 }
 
 /**

@@ -98,8 +98,13 @@ function consumed(columns: Column[], raw: Record<string, unknown>, into: object,
     const value = raw[column.name]
     if (value === undefined && !(column.name in raw)) continue
     const iso = value && column.date ? isoOf(value, pgText) : undefined
-    target[column.property] =
-      iso ?? (column.consume ? column.consume(value, column.property, into) : value)
+    if (iso !== undefined) {
+      target[column.property] = iso
+      continue
+    }
+    // What pg's own parser would have given (a Date) for PostgreSQL's text of an instant.
+    const held = pgText && column.date && typeof value === 'string' ? parsePgInstant(value) : value
+    target[column.property] = column.consume ? column.consume(held, column.property, into) : held
   }
   return into
 }

@@ -34,6 +34,8 @@ type Options = {
    * best plan depends on a value (a `%keyword%` pattern): a cached generic plan cannot see it.
    */
   named?: boolean
+  /** pg's type parsers for this statement's columns (pg's `types` query option). */
+  types?: { getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown }
 }
 
 /** A `?` text as PostgreSQL takes it ($1, $2 ...), computed once per text. */
@@ -60,7 +62,7 @@ function nativeOf(sql: string) {
 export async function preparedQuery<Row = Record<string, any>>(
   sql: string,
   bindings: unknown[],
-  { client = db.connection(), named = true }: Options = {}
+  { client = db.connection(), named = true, types }: Options = {}
 ): Promise<Row[]> {
   if (client.dialect.name !== 'postgres') {
     return (await client.rawQuery(sql, bindings as any[])) as unknown as Row[]
@@ -73,12 +75,13 @@ export async function preparedQuery<Row = Record<string, any>>(
     text: native.text,
     values: bindings,
     name: NAMED && named ? nameOf(sql) : undefined,
+    types,
   }
   const started = client.debug ? process.hrtime() : undefined
   try {
     if (client.isTransaction) {
       const query = client.getReadClient().raw(sql, bindings as any[])
-      if (config.name) query.options({ name: config.name })
+      if (config.name || types) query.options({ name: config.name, types })
       const { rows } = await query
       return rows
     }

@@ -16,6 +16,21 @@ const millisOf = (at: DateTime | string) =>
   typeof at === 'string' ? Date.parse(at) : at.toMillis()
 
 /**
+ * The columns (model properties) each derived field below reads: the users list reads only the
+ * columns its answer needs (app/services/admin/user_list.ts). tests/unit/account_fields.spec.ts
+ * holds each getter to its list.
+ */
+export const DERIVED_FROM = {
+  emailVerified: ['emailVerifiedAt', 'email'],
+  twoFactorEnabled: ['twoFactorConfirmedAt'],
+  lastSignIn: ['previousLoginAt', 'previousLoginIp'],
+  failedSinceLastSignIn: ['failedBeforeLogin', 'failedLogins'],
+  passwordExpiresAt: ['passwordChangedAt', 'createdAt'],
+  passwordChangeRequired: ['mustChangePassword', 'passwordChangedAt', 'createdAt'],
+  avatarUrl: ['avatarEtag', 'id'],
+} as const
+
+/**
  * An account's derived fields, read from its columns: declared once, for the User model and for
  * the plain rows of the admin users list (app/services/admin/user_list.ts), which are read
  * without the model's hydration. The columns are declared here as the getters read them; the

@@ -85,8 +85,12 @@ export default class UserService {
   /** A page of the list: plain rows with their roles and lock state (user_list.ts). */
   async list(viewer: Viewer, filters: Infer<typeof listUsersValidator>) {
     const { pageNum = 1, pageSize = 10, ...matching } = filters
-    const query = this.query(viewer, matching)
-    const page = await readPage(query, totalKey(viewer, matching), pageNum, pageSize)
+    const list = {
+      query: () => this.query(viewer, matching),
+      key: totalKey(viewer, matching),
+      order: matching.sort,
+    }
+    const page = await readPage(list, pageNum, pageSize)
     await this.withLockState(page.rows)
     return { rows: page.rows, meta: pageMeta(page.total, pageNum, pageSize) }
   }

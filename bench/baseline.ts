@@ -464,87 +464,56 @@ const rows = Object.entries(runs).map(([name, bySide]) => {
     target: TARGETS[name],
   }
 })
-const WIDTHS = REFERENCE
-  ? [28, 7, 7, 9, 8, 9, 8, 8, 9, 9, 8, 11]
-  : [30, 7, 7, 6, 9, 9, 10, 10, 8, 15]
+type Row = (typeof rows)[number]
+/** Each mode's table: a column's head, width and cell (the scenario's name first). */
+const COLUMNS: [string, number, (row: Row) => string | number][] = REFERENCE
+  ? [
+      ['scenario', 28, (row) => row.name],
+      ['req/s', 7, (row) => row.this.requestsPerSecond],
+      ['ref', 7, (row) => row.baseline.requestsPerSecond],
+      ['node cpu', 9, (row) => row.this.nodeCpuMs],
+      ['ref', 8, (row) => row.baseline.nodeCpuMs],
+      ['pg cpu', 9, (row) => row.this.pgCpuMs],
+      ['ref', 8, (row) => row.baseline.pgCpuMs],
+      ['ref/this', 8, (row) => row.cpuRatio],
+      ['min runs', 9, (row) => row.cpuRatioMin],
+      ['p99 ms', 9, (row) => `${row.this.p99}/${row.baseline.p99}`],
+      ['stmts', 8, (row) => identity[row.name].sequential],
+      [
+        'concurrent',
+        11,
+        ({ name }) => `${identity[name].concurrent.project}/${identity[name].concurrent.reference}`,
+      ],
+    ]
+  : [
+      ['scenario', 30, (row) => row.name],
+      ['req/s', 7, (row) => row.this.requestsPerSecond],
+      ['base', 7, (row) => row.baseline.requestsPerSecond],
+      ['ratio', 6, (row) => row.ratio],
+      ['node cpu', 9, (row) => row.this.nodeCpuMs],
+      ['base cpu', 9, (row) => row.baseline.nodeCpuMs],
+      ['min cpu', 10, (row) => `${row.this.nodeCpuMsMin}/${row.baseline.nodeCpuMsMin}`],
+      ['pg cpu', 10, (row) => `${row.this.pgCpuMs}/${row.baseline.pgCpuMs}`],
+      ['p99 ms', 8, (row) => `${row.this.p99}/${row.baseline.p99}`],
+      ['target (node)', 15, (row) => row.target],
+    ]
 const cells = (values: (string | number)[]) =>
-  values
-    .map((value, i) => (i ? String(value).padStart(WIDTHS[i]) : String(value).padEnd(WIDTHS[i])))
-    .join(' ')
+  values.map((value, i) => String(value)[i ? 'padStart' : 'padEnd'](COLUMNS[i][1])).join(' ')
 const against = REFERENCE ? 'the hand-written reference' : `${rev} (${sha.slice(0, 10)})`
 const lines = [
   `this tree vs ${against} on ${DB}, node ${process.version}, ${cpus().length} cores, ${RUNS} interleaved rounds x ${DURATION} s, ${CONNECTIONS} connections (medians); CPU = ms per request`,
   '',
+  cells(COLUMNS.map(([head]) => head)),
+  ...rows
+    .slice(0, RUNS ? rows.length : 0)
+    .map((row) => cells(COLUMNS.map(([, , cell]) => cell(row)))),
 ]
 if (REFERENCE) {
   lines.push(
-    cells([
-      'scenario',
-      'req/s',
-      'ref',
-      'node cpu',
-      'ref',
-      'pg cpu',
-      'ref',
-      'ref/this',
-      'min runs',
-      'p99 ms',
-      'stmts',
-      'concurrent',
-    ]),
-    ...rows
-      .slice(0, RUNS ? rows.length : 0)
-      .map((row) =>
-        cells([
-          row.name,
-          row.this.requestsPerSecond,
-          row.baseline.requestsPerSecond,
-          row.this.nodeCpuMs,
-          row.baseline.nodeCpuMs,
-          row.this.pgCpuMs,
-          row.baseline.pgCpuMs,
-          row.cpuRatio,
-          row.cpuRatioMin,
-          `${row.this.p99}/${row.baseline.p99}`,
-          identity[row.name].sequential,
-          `${identity[row.name].concurrent.project}/${identity[row.name].concurrent.reference}`,
-        ])
-      ),
     '',
     'ref/this: node + PostgreSQL CPU per request, the reference over this tree (median runs; "min',
     'runs": each side\'s least disturbed node figure). stmts: statements per request one at a time,',
     'the same on both (checked); concurrent: this/ref with 10 clients at once (shared reads).'
-  )
-} else {
-  lines.push(
-    cells([
-      'scenario',
-      'req/s',
-      'base',
-      'ratio',
-      'node cpu',
-      'base cpu',
-      'min cpu',
-      'pg cpu',
-      'p99 ms',
-      'target (node)',
-    ]),
-    ...rows
-      .slice(0, RUNS ? rows.length : 0)
-      .map((row) =>
-        cells([
-          row.name,
-          row.this.requestsPerSecond,
-          row.baseline.requestsPerSecond,
-          row.ratio,
-          row.this.nodeCpuMs,
-          row.baseline.nodeCpuMs,
-          `${row.this.nodeCpuMsMin}/${row.baseline.nodeCpuMsMin}`,
-          `${row.this.pgCpuMs}/${row.baseline.pgCpuMs}`,
-          `${row.this.p99}/${row.baseline.p99}`,
-          row.target,
-        ])
-      )
   )
 }
 /** this / the other side, for RSS and cold start (issue 52 bounds them against the reference). */

@@ -236,10 +236,13 @@ export async function blockedUntilMany(lists: LimitKey[][]): Promise<(Date | nul
         WHERE key IN (${keys.map(() => '?').join(', ')}) AND expire > ?`,
       [...keys.map((limit) => `${STORE_KEY_PREFIX}${limit.key}`), now]
     )
+    // Most pages hold no counted key: then nothing to match (a key string built per key).
     const byKey = new Map(rows.map((row) => [String(row.key), row]))
-    for (const limit of keys) {
-      const row = byKey.get(`${STORE_KEY_PREFIX}${limit.key}`)
-      if (row && Number(row.points) >= limit.requests) until.set(limit.key, Number(row.expire))
+    if (byKey.size) {
+      for (const limit of keys) {
+        const row = byKey.get(`${STORE_KEY_PREFIX}${limit.key}`)
+        if (row && Number(row.points) >= limit.requests) until.set(limit.key, Number(row.expire))
+      }
     }
   } else {
     const states = await Promise.all(keys.map((limit) => store(limit).get(limit.key)))
@@ -249,6 +252,7 @@ export async function blockedUntilMany(lists: LimitKey[][]): Promise<(Date | nul
       }
     })
   }
+  if (until.size === 0) return lists.map(() => null)
   return lists.map((list) => {
     const longest = Math.max(0, ...list.map((limit) => until.get(limit.key) ?? 0))
     return longest > now ? new Date(longest) : null

@@ -10,8 +10,12 @@ import { i18nOf, localeOf, messageOf } from '#exceptions/messages'
 import env from '#start/env'
 import { corsOrigins } from '#config/cors'
 import { callDirectly } from '#core/direct_calls'
+import { parsePlainPairsFirst } from '#core/query_string'
 
 server.errorHandler(() => import('#exceptions/handler'))
+
+/** Query strings of plain `key=value` pairs parsed without the framework's Qs (app/core/query_string.ts). */
+parsePlainPairsFirst(router)
 
 /** Validation messages in the caller's language (resources/lang/<locale>/validator.json). */
 RequestValidator.messagesProvider = (ctx) => i18nOf(ctx).createMessagesProvider()

@@ -11,11 +11,14 @@ import env from '#start/env'
 import { corsOrigins } from '#config/cors'
 import { callDirectly } from '#core/direct_calls'
 import { parsePlainPairsFirst } from '#core/query_string'
+import { deferRequestLoggers } from '#core/request_logger'
 
 server.errorHandler(() => import('#exceptions/handler'))
 
 /** Query strings of plain `key=value` pairs parsed without the framework's Qs (app/core/query_string.ts). */
 parsePlainPairsFirst(router)
+/** Each request's logger child made on its first line, not on every request (app/core/request_logger.ts). */
+deferRequestLoggers(server)
 
 /** Validation messages in the caller's language (resources/lang/<locale>/validator.json). */
 RequestValidator.messagesProvider = (ctx) => i18nOf(ctx).createMessagesProvider()

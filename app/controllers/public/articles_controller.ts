@@ -64,9 +64,9 @@ export default class ArticlesController {
     return JSON.stringify({ data, meta })
   }
 
-  async show({ request, response }: HttpContext) {
+  async show({ params, request, response }: HttpContext) {
     const { slug } = await request.validateUsing(showArticleValidator, {
-      data: { slug: request.param('slug') },
+      data: { slug: params.slug },
     })
     const article = await this.articles.findBySlug(slug)
     // Unknown, draft, archived and scheduled all answer the same: nothing tells them apart.

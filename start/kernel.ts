@@ -3,18 +3,40 @@
 */
 import router from '@adonisjs/core/services/router'
 import server from '@adonisjs/core/services/server'
-import { HttpRequest, RequestValidator } from '@adonisjs/core/http'
+import { type HttpContext, HttpRequest, RequestValidator } from '@adonisjs/core/http'
+import type { MessagesProviderContact } from '@vinejs/vine/types'
 import { errors as vineErrors } from '@vinejs/vine'
 import { bodyShapeProblems } from '#core/body_shape'
 import { i18nOf, localeOf, messageOf } from '#exceptions/messages'
 import env from '#start/env'
 import { corsOrigins } from '#config/cors'
 import { callDirectly } from '#core/direct_calls'
+import { parsePlainPairsFirst } from '#core/query_string'
+import { deferRequestLoggers } from '#core/request_logger'
 
 server.errorHandler(() => import('#exceptions/handler'))
 
-/** Validation messages in the caller's language (resources/lang/<locale>/validator.json). */
-RequestValidator.messagesProvider = (ctx) => i18nOf(ctx).createMessagesProvider()
+/** Query strings of plain `key=value` pairs parsed without the framework's Qs (app/core/query_string.ts). */
+parsePlainPairsFirst(router)
+/** Each request's logger child made on its first line, not on every request (app/core/request_logger.ts). */
+deferRequestLoggers(server)
+
+/**
+ * Validation messages in the caller's language (resources/lang/<locale>/validator.json), its
+ * language and catalog looked up on the first message: a request that validates pays nothing.
+ */
+class CallerMessages implements MessagesProviderContact {
+  #ctx: HttpContext
+  #provider?: MessagesProviderContact
+  constructor(ctx: HttpContext) {
+    this.#ctx = ctx
+  }
+  getMessage(...args: Parameters<MessagesProviderContact['getMessage']>) {
+    this.#provider ??= i18nOf(this.#ctx).createMessagesProvider()
+    return this.#provider.getMessage(...args)
+  }
+}
+RequestValidator.messagesProvider = (ctx) => new CallerMessages(ctx)
 
 /**
  * `request.validateUsing` holds the body to the shape its validator declares too (unknown keys,

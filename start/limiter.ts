@@ -18,15 +18,19 @@ import { consumeCaptchaAllowance } from '#captcha/captcha_limits'
  * load balancer an address gets at most N times the limit; login limits, which guard accounts,
  * stay in the shared store (app/auth/limits.ts).
  */
-export const publicSearchThrottle = limiter.define('public_search', (ctx) => {
-  const keyword = ctx.request.qs().keyword
-  if (typeof keyword !== 'string' || !keyword.trim()) return limiter.noLimit()
-  return limiter
+const keywordSearches = limiter.define('public_search', (ctx) =>
+  limiter
     .allowRequests(env.get('LIMIT_SEARCH_PER_MINUTE', 60))
     .every('1 minute')
     .store('memory')
     .usingKey(`search_ip_${addressKey(ctx.request.ip())}`)
-})
+)
+/** A list request without a keyword goes straight on (not through the limiter's async steps). */
+export function publicSearchThrottle(ctx: HttpContext, next: NextFn) {
+  const keyword = ctx.request.qs().keyword
+  if (typeof keyword !== 'string' || !keyword.trim()) return next()
+  return keywordSearches(ctx, next)
+}
 
 /**
  * Captcha challenge, slider and verify, per client address per minute, counted in the shared store

@@ -21,6 +21,8 @@ export type CacheOptions = {
 
 export class BoundedCache<K, V> {
   #entries = new Map<K, Entry<V>>()
+  /** The entry last in #entries (the most recently used), if any: a hit on it moves nothing. */
+  #last?: Entry<V>
   #bytes = 0
   readonly max: number
   readonly maxBytes: number
@@ -46,9 +48,13 @@ export class BoundedCache<K, V> {
   get(key: K): V | undefined {
     const entry = this.#live(key)
     if (!entry) return undefined
-    // Most recently used last: eviction takes from the front.
-    this.#entries.delete(key)
-    this.#entries.set(key, entry)
+    // Most recently used last: eviction takes from the front. A hot key is most often already
+    // there, and a Map delete and set per hit costs more than the rest of the lookup.
+    if (entry !== this.#last) {
+      this.#entries.delete(key)
+      this.#entries.set(key, entry)
+      this.#last = entry
+    }
     return entry.value
   }
 
@@ -66,7 +72,8 @@ export class BoundedCache<K, V> {
     ) {
       this.delete(this.#entries.keys().next().value!)
     }
-    this.#entries.set(key, { value, expiresAt, bytes })
+    this.#last = { value, expiresAt, bytes }
+    this.#entries.set(key, this.#last)
     this.#bytes += bytes
   }
 
@@ -74,17 +81,19 @@ export class BoundedCache<K, V> {
     const entry = this.#entries.get(key)
     if (!entry) return
     this.#entries.delete(key)
+    if (entry === this.#last) this.#last = undefined
     this.#bytes -= entry.bytes
   }
 
   clear() {
     this.#entries.clear()
+    this.#last = undefined
     this.#bytes = 0
   }
 
   #live(key: K): Entry<V> | undefined {
     const entry = this.#entries.get(key)
-    if (entry && this.#now() >= entry.expiresAt) {
+    if (entry && entry.expiresAt !== Infinity && this.#now() >= entry.expiresAt) {
       this.delete(key)
       return undefined
     }

@@ -61,8 +61,9 @@ export class FreshRead<V> {
     this.#reads = new FreshReads(async () => new Map([['', await read()]]))
   }
 
-  async get(): Promise<V> {
-    return (await this.#reads.get(''))!
+  /** FreshReads' promise itself: its one key is always answered (no await of its own). */
+  get(): Promise<V> {
+    return this.#reads.get('') as Promise<V>
   }
 }
 

@@ -34,8 +34,16 @@ function findNul(value: unknown, path: string, emptyToNull = false, depth = 0): 
 const bodyParser = await app.container.make(BodyParserMiddleware)
 const BODY_METHODS = new Set<string>(bodyParserConfig.allowedMethods)
 
+/**
+ * Route params and the query string come from the URL, where a NUL can only arrive encoded
+ * (`%00`: Node refuses a raw one, and a bad UTF-8 sequence decodes to no character at all):
+ * without one, neither is walked.
+ */
+const mayHoldNul = (url = '') => url.includes('%00') || url.includes('\u0000')
+
 function rejectNul(ctx: HttpContext, inBody: string | null) {
-  const field = findNul(ctx.params, '') ?? findNul(ctx.request.qs(), '') ?? inBody
+  const inUrl = mayHoldNul(ctx.request.request.url)
+  const field = (inUrl && (findNul(ctx.params, '') ?? findNul(ctx.request.qs(), ''))) || inBody
   if (field) throw new FieldError(field, 'nulCharacters', 'noNullBytes')
 }
 

@@ -280,6 +280,19 @@ test.group('Public articles: list', (group) => {
     const nul = await client.get('/api/articles').qs({ keyword: '\u0000' })
     nul.assertStatus(422)
     assert.equal(nul.body().errors[0].field, 'keyword')
+    // Anywhere in the URL (a key, a route param), however it is encoded; `%2500` is no NUL.
+    for (const [url, field] of [
+      ['/api/articles?pageNum=1&keyword=a%00', 'keyword'],
+      ['/api/articles?a%00=1', 'a\u0000'],
+      ['/api/articles?tags[]=%00', 'tags.0'],
+      ['/api/articles/a%00b', 'slug'],
+    ]) {
+      const refused = await client.get(url)
+      refused.assertStatus(422)
+      assert.include(refused.body().errors[0], { field, rule: 'noNullBytes' }, url)
+    }
+    ;(await client.get('/api/articles?keyword=%2500')).assertStatus(200)
+    ;(await client.get('/api/articles/a%2500b')).assertStatus(404)
   })
 
   test('category filters the list and counts only matches', async ({ client, assert }) => {

@@ -53,6 +53,30 @@ test.group('BoundedCache', () => {
     assert.equal(held.size.entries, 2)
   })
 
+  test('a hit on the most recently used key keeps the order of the others', ({ assert }) => {
+    const { held } = cacheAt(2, 1000, 10_000)
+    held.set('a', 'A')
+    held.set('b', 'B')
+    held.get('b')
+    held.get('b')
+    held.get('a')
+    held.get('a')
+    // b is now the least recently used.
+    held.set('c', 'C')
+    assert.isUndefined(held.get('b'))
+    assert.equal(held.get('a'), 'A')
+    // The most recent one deleted: the next hit on another key moves it last again.
+    held.delete('a')
+    held.get('c')
+    held.set('d', 'D')
+    held.set('e', 'E')
+    assert.deepEqual([held.get('c'), held.get('d'), held.get('e')], [undefined, 'D', 'E'])
+    // Replaced under the same key: the new entry is the most recent.
+    held.set('d', 'D2')
+    held.set('f', 'F')
+    assert.deepEqual([held.get('d'), held.get('e'), held.get('f')], ['D2', undefined, 'F'])
+  })
+
   test('bounded in bytes; a value larger than the whole budget is not kept', ({ assert }) => {
     const { held } = cacheAt(100, 100, 10_000)
     held.set('a', 'A', { bytes: 40 })

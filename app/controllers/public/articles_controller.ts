@@ -48,11 +48,9 @@ export default class ArticlesController {
     const filters = await request.validateUsing(listArticlesValidator, { data: request.qs() })
     // The client: a keyword search holds at most its address's share of the search gate.
     const page = await this.articles.list(filters, request)
-    response.header('Last-Modified', page.lastModified.toUTCString())
-    return this.send(
-      response,
-      answerOf(page, () => this.encode(page))
-    )
+    const answer = answerOf(page, () => this.encode(page), page.lastModified)
+    response.header('Last-Modified', answer.lastModified!)
+    return this.send(response, answer)
   }
 
   protected encode(page: ArticlePage) {
@@ -66,9 +64,9 @@ export default class ArticlesController {
     return JSON.stringify({ data, meta })
   }
 
-  async show({ request, response }: HttpContext) {
+  async show({ params, request, response }: HttpContext) {
     const { slug } = await request.validateUsing(showArticleValidator, {
-      data: { slug: request.param('slug') },
+      data: { slug: params.slug },
     })
     const article = await this.articles.findBySlug(slug)
     // Unknown, draft, archived and scheduled all answer the same: nothing tells them apart.
@@ -91,21 +89,21 @@ export default class ArticlesController {
 
 const articleQueries = new ArticleQueryService()
 
-type JsonAnswer = { body: string; etag: string }
-/** A body and its strong ETag (over exactly that text). */
-const jsonAnswer = (body: string): JsonAnswer => ({
-  body,
-  etag: `"${digest(body, 'base64url')}"`,
-})
+type JsonAnswer = { body: string; etag: string; lastModified?: string }
 /**
- * A page or an article served from memory is the same object while its version holds: its body
- * and ETag are computed once.
+ * A page or an article served from memory is the same object while its version holds: its body,
+ * ETag (over exactly that text) and Last-Modified text are computed once.
  */
 const answers = new WeakMap<object, JsonAnswer>()
-function answerOf(value: object, encode: () => string) {
+function answerOf(value: object, encode: () => string, lastModified?: Date) {
   let answer = answers.get(value)
   if (!answer) {
-    answer = jsonAnswer(encode())
+    const body = encode()
+    answer = {
+      body,
+      etag: `"${digest(body, 'base64url')}"`,
+      lastModified: lastModified?.toUTCString(),
+    }
     answers.set(value, answer)
   }
   return answer

@@ -89,8 +89,13 @@ export async function preparedQuery<Row = Record<string, any>>(
     const pool = (client.getReadClient() as unknown as { client: PooledClient }).client
     const connection = await pool.acquireConnection()
     try {
-      const { rows } = await connection.query(config)
-      return rows
+      // pg's callback API, as knex's runner and pg.Pool call it, not its promise API (no
+      // callback): with that one each query's objects, and the request awaiting them, outlived
+      // two scavenges under load and were promoted (~2 KB per /me request of old-space garbage,
+      // docs/performance.md, "What fills the old space under load").
+      return await new Promise<Row[]>((resolve, reject) =>
+        connection.query(config, (error, result) => (error ? reject(error) : resolve(result.rows)))
+      )
     } finally {
       // Released synchronously (knex answers with an already resolved promise): not awaited, so
       // the rows come back a microtask sooner.
@@ -114,6 +119,8 @@ export async function preparedQuery<Row = Record<string, any>>(
 
 /** knex's client of a connection: its pool of pg clients (tarn), used as knex's runner uses it. */
 type PooledClient = {
-  acquireConnection(): Promise<{ query(config: object): Promise<{ rows: any[] }> }>
+  acquireConnection(): Promise<{
+    query(config: object, done: (error: Error | null, result: { rows: any[] }) => void): void
+  }>
   releaseConnection(connection: object): Promise<void>
 }

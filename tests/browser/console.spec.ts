@@ -1667,6 +1667,37 @@ test.group('Console in Chromium', (group) => {
     await context.close()
   })
 
+  test('the proof of work outlasts a moment without WebAssembly memory (a sign-in goes through)', async ({
+    assert,
+  }) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const page = await context.newPage()
+    await page.goto(`${server.url}/#/login`)
+    // Another worker of the page holds every WebAssembly memory the process may reserve (V8's
+    // cap, shared by the page's workers), as garbage memories do until a collection frees them.
+    const held: number = await page.evaluate(`new Promise((resolve) => {
+      const source = 'const kept = []; try { for (;;) kept.push(new WebAssembly.Memory({ initial: 1 })) } catch {}; postMessage(kept.length)'
+      window.hog = new Worker(URL.createObjectURL(new Blob([source])))
+      window.hog.onmessage = (event) => resolve(event.data)
+    })`)
+    assert.isAbove(held, 10)
+    const challenge = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/api/auth/captcha'
+    )
+    const slider = nextSlider(page)
+    await page.locator('input[name="account"]').fill(ADMIN_ACCOUNT)
+    await page.locator('input[name="password"]').fill(ADMIN_PASSWORD)
+    await challenge
+    // The solving workers meet the full space; a second later it is free again.
+    await sleep(1000)
+    assert.equal(await page.locator('[data-testid="captcha-error"]').count(), 0)
+    await page.evaluate('window.hog.terminate()')
+    await solveSlider(page, slider)
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await page.waitForSelector(SIDEBAR)
+    await context.close()
+  })
+
   test('the whole login works on a plain-http origin that is not localhost (no WebCrypto)', async ({
     assert,
   }) => {

@@ -32,6 +32,7 @@ import Role from '#models/role'
 import { blockedUntil, consume, countFailure } from '#auth/limits'
 import { accountKey, ceilingKey } from '#auth/login_limiter'
 import {
+  apiSettled,
   failHangsAtTheirLine,
   humanDrag,
   launchChromium,
@@ -312,9 +313,8 @@ test.group('Console in Chromium', (group) => {
       const answer = admin.waitForResponse((response) => response.url().includes('/api/admin/'))
       await admin.locator(`${SIDEBAR} a`, { hasText: link.trim() }).click()
       assert.equal((await answer).status(), 200, link)
-      // For the screenshot only, so bounded: once in a full run this document never reached
-      // networkidle (a request of the sign-in left open, not found which) and the test failed.
-      await admin.waitForLoadState('networkidle', { timeout: 3_000 }).catch(() => undefined)
+      // For the screenshot only, so bounded.
+      await apiSettled(admin, { timeout: 3_000 }).catch(() => undefined)
       await admin.screenshot({ path: `${SHOTS}/page-${index + 1}.png` })
     }
 
@@ -1526,7 +1526,7 @@ test.group('Console in Chromium', (group) => {
       await card.locator('tbody tr', { hasText: 'Work laptop' }).waitFor()
       // /me and the identity are read again (a passkey settles AUTH_REQUIRE_2FA): a user menu
       // opened while they land is drawn again under the pointer.
-      await page.waitForLoadState('networkidle')
+      await apiSettled(page)
       await page.screenshot({ path: `${SHOTS}/passkeys.png`, fullPage: true })
       const [stored] = await db.from('passkeys').where('user_id', user.id)
       assert.equal(stored.name, 'Work laptop')
@@ -1593,7 +1593,7 @@ test.group('Console in Chromium', (group) => {
       await card.getByLabel('Current password').fill(TEST_PASSWORD)
       await card.getByRole('button', { name: 'Add a passkey' }).click()
       await page.getByText('Passkey added').waitFor()
-      await page.waitForLoadState('networkidle')
+      await apiSettled(page)
       const passkeyRequests: string[] = []
       page.on('request', (request) => {
         const path = new URL(request.url()).pathname

@@ -94,6 +94,29 @@ function recordApiTraffic(context: BrowserContext) {
   return context
 }
 
+/**
+ * The page's /api requests all answered, and none started for `quietMs`: what 'networkidle' is
+ * waited for, which a page that solved a captcha may never reach: Playwright can leave the request
+ * of a proof-of-work worker's script open for good (seen after 1 sign-in of 15, with the slider ready).
+ */
+export async function apiSettled(page: Page, { quietMs = 500, timeout = 15_000 } = {}) {
+  const seen = watched.find((entry) => entry.context === page.context())
+  if (!seen) throw new Error('apiSettled: a page of a context from launchChromium only')
+  const api = () => seen.log.filter((e) => e.path.startsWith('/api/'))
+  const deadline = Date.now() + timeout
+  for (;;) {
+    const exchanges = api()
+    const open = exchanges.filter((e) => e.ms === undefined)
+    const last = Math.max(0, ...exchanges.map((e) => e.at + (e.ms ?? 0)))
+    if (!open.length && Date.now() - last >= quietMs) return
+    if (Date.now() > deadline) {
+      const paths = open.map((e) => `${e.method} ${e.path}`).join(', ')
+      throw new Error(`apiSettled: ${timeout} ms; still open: ${paths || 'none (still busy)'}`)
+    }
+    await sleep(100)
+  }
+}
+
 /** The event loop's longest stall in the current test: the app and its tests share it. */
 const loopDelay = monitorEventLoopDelay({ resolution: 20 })
 

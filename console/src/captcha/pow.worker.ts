@@ -34,9 +34,9 @@ async function deriveKey(parameters: ChallengeParameters, salt: Uint8Array, pass
  * address space stays reserved until garbage collection, and V8 caps that space per process, for
  * the page and all its workers together. Quick evaluations in several workers can find it full for
  * a moment: a RangeError ("Out of memory: Cannot allocate Wasm memory"), which used to end the
- * captcha in an error. Measured in Debian's Chromium at the suites' tiny cost (N = 16): about 1
- * call in 2,000 with two workers, so now and then a sign-in; retried after a pause, every call of
- * 4 workers x 10 s passed by its third try. After about 6 s the error goes to the page.
+ * captcha in an error. Measured in Debian's Chromium at the suites' tiny cost (N = 16), calls in a
+ * loop: 1 in 4,000-8,000 failed with two workers, 1 in 1,500 with four; retried after a pause,
+ * every call of four workers x 10 s passed by its third try. After about 6 s the error goes on.
  */
 const PAUSES_MS = [50, 100, 200, 400, 800, 1600, 3200]
 

@@ -49,7 +49,7 @@ export async function launchChromium(
         : []),
     ],
   })
-  // Every context records its /api traffic, for a wait that runs out (pageReport).
+  // Every context records its requests and errors, for a test that fails (testReport).
   const newContext = browser.newContext.bind(browser)
   browser.newContext = async (...args) => recordApiTraffic(await newContext(...args))
   return browser
@@ -97,7 +97,7 @@ function recordApiTraffic(context: BrowserContext) {
 /**
  * The page's /api requests all answered, and none started for `quietMs`: what 'networkidle' is
  * waited for, which a page that solved a captcha may never reach: Playwright can leave the request
- * of a proof-of-work worker's script open for good (seen after 1 sign-in of 15, with the slider ready).
+ * of a proof-of-work worker's script open for good (seen after 1 sign-in in 15).
  */
 export async function apiSettled(page: Page, { quietMs = 500, timeout = 15_000 } = {}) {
   const seen = watched.find((entry) => entry.context === page.context())
@@ -149,8 +149,8 @@ function captchaState(page: Page) {
 }
 
 /**
- * Where the test's last three contexts' pages were: their URL and captcha, its /api requests still open and the
- * last ones answered, its errors; then the app's side (serverReport).
+ * Where the pages of the test's last three contexts were: URL and captcha, requests still open,
+ * the last /api answers, errors; then the app's side (serverReport).
  */
 async function testReport() {
   const now = Date.now()

@@ -1,6 +1,15 @@
 import { existsSync } from 'node:fs'
 import type { Group } from '@japa/runner/core'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type Request,
+} from 'playwright-core'
+import db from '@adonisjs/lucid/services/db'
+import { drawGate, hashGate } from '#core/cpu_gates'
 import { sessionToken } from '#tests/helpers/auth'
 import pg from 'pg'
 import env from '#start/env'
@@ -22,7 +31,7 @@ export async function launchChromium(
     throw new Error(`${CHROMIUM} is missing: apt-get install chromium (or set CHROMIUM_PATH)`)
   }
   // launch() gives a fresh temporary profile; each newContext() is a clean, isolated session.
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -40,28 +49,157 @@ export async function launchChromium(
         : []),
     ],
   })
+  // Every context records its requests and errors, for a test that fails (testReport).
+  const newContext = browser.newContext.bind(browser)
+  browser.newContext = async (...args) => recordApiTraffic(await newContext(...args))
+  return browser
+}
+
+/** One request: `status` is the answer's or the failure's text; without `ms` it is open. */
+type Exchange = { method: string; path: string; at: number; ms?: number; status?: number | string }
+type Watched = { context: BrowserContext; pages: Page[]; log: Exchange[]; errors: string[] }
+/** The contexts opened since the current test began (closed ones too: a finally closes them). */
+let watched: Watched[] = []
+
+function recordApiTraffic(context: BrowserContext) {
+  const seen: Watched = { context, pages: [], log: [], errors: [] }
+  watched.push(seen)
+  context.on('page', (page) => seen.pages.push(page))
+  const open = new Map<Request, Exchange>()
+  const end = (request: Request, status: number | string | undefined) => {
+    const exchange = open.get(request)
+    if (!exchange) return
+    open.delete(request)
+    exchange.ms = Date.now() - exchange.at
+    exchange.status = status
+  }
+  // Every request (one left open holds off 'networkidle'), data: URLs aside.
+  context.on('request', (request) => {
+    if (request.url().startsWith('data:')) return
+    const path = new URL(request.url()).pathname
+    const exchange = { method: request.method(), path, at: Date.now() }
+    open.set(request, exchange)
+    seen.log.push(exchange)
+  })
+  context.on('requestfinished', async (request) =>
+    end(request, (await request.response().catch(() => null))?.status())
+  )
+  context.on('requestfailed', (request) => end(request, request.failure()?.errorText))
+  const note = (text: string) =>
+    seen.errors.push(`${new Date().toISOString().slice(11, 23)} ${text.slice(0, 300)}`)
+  context.on('weberror', (error) => note(`page error: ${error.error().message}`))
+  context.on('console', (message) => {
+    if (message.type() === 'error') note(`console: ${message.text()}`)
+  })
+  return context
+}
+
+/**
+ * The page's /api requests all answered, and none started for `quietMs`: what 'networkidle' is
+ * waited for, which a page that solved a captcha may never reach: Playwright can leave the request
+ * of a proof-of-work worker's script open for good (seen after 1 sign-in in 15).
+ */
+export async function apiSettled(page: Page, { quietMs = 500, timeout = 15_000 } = {}) {
+  const seen = watched.find((entry) => entry.context === page.context())
+  if (!seen) throw new Error('apiSettled: a page of a context from launchChromium only')
+  const api = () => seen.log.filter((e) => e.path.startsWith('/api/'))
+  const deadline = Date.now() + timeout
+  for (;;) {
+    const exchanges = api()
+    const open = exchanges.filter((e) => e.ms === undefined)
+    const last = Math.max(0, ...exchanges.map((e) => e.at + (e.ms ?? 0)))
+    if (!open.length && Date.now() - last >= quietMs) return
+    if (Date.now() > deadline) {
+      const paths = open.map((e) => `${e.method} ${e.path}`).join(', ')
+      throw new Error(`apiSettled: ${timeout} ms; still open: ${paths || 'none (still busy)'}`)
+    }
+    await sleep(100)
+  }
+}
+
+/** The event loop's longest stall in the current test: the app and its tests share it. */
+const loopDelay = monitorEventLoopDelay({ resolution: 20 })
+
+/** What the app in this process was doing: its database pool, CPU gates, event loop. */
+function serverReport() {
+  const pool = (db.manager.get(db.primaryConnectionName)?.connection as any)?.pool
+  const poolState = pool
+    ? `used ${pool.numUsed()}, free ${pool.numFree()}, waiting ${pool.numPendingAcquires()}`
+    : 'not open'
+  const gates = `hash ${JSON.stringify(hashGate.load)}, draw ${JSON.stringify(drawGate.load)}`
+  const stall = Math.round(loopDelay.max / 1e6)
+  return `server: db pool ${poolState}; gates ${gates}; longest event-loop stall ${stall} ms`
+}
+
+/** The captcha's state and text on a page; bounded, as a stuck page may not answer. */
+function captchaState(page: Page) {
+  if (page.isClosed()) return Promise.resolve('(page closed)')
+  const read = page
+    .locator('[data-testid="captcha"]')
+    .evaluateAll((nodes) =>
+      nodes.map(
+        (node) =>
+          `${node.getAttribute('data-captcha-state')}/${node.getAttribute('data-pow')} ` +
+          `"${(node as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()}"`
+      )
+    )
+    .then((states) => states.join('; ') || 'none')
+  const late = new Promise<string>((resolve) => setTimeout(() => resolve('no answer in 2 s'), 2000))
+  return Promise.race([read, late]).catch((error: Error) => `unreadable: ${error.message}`)
+}
+
+/**
+ * Where the pages of the test's last three contexts were: URL and captcha, requests still open,
+ * the last /api answers, errors; then the app's side (serverReport).
+ */
+async function testReport() {
+  const now = Date.now()
+  const line = (e: Exchange) =>
+    e.ms === undefined
+      ? `open: ${e.method} ${e.path}, for ${now - e.at} ms`
+      : `${e.status}: ${e.method} ${e.path} in ${e.ms} ms, ${now - e.at - e.ms} ms ago`
+  const lines: string[] = []
+  for (const { pages, log, errors } of watched.slice(-3)) {
+    for (const page of pages) lines.push(`page ${page.url()}; captcha ${await captchaState(page)}`)
+    lines.push(...log.filter((e) => e.ms === undefined).map((e) => `  ${line(e)}`))
+    const answered = log.filter((e) => e.ms !== undefined && e.path.startsWith('/api/'))
+    lines.push(...answered.slice(-6).map((e) => `  ${line(e)}`))
+    lines.push(...errors.slice(-5).map((text) => `  ${text}`))
+  }
+  lines.push(serverReport())
+  return lines.map((text) => `  report: ${text}`).join('\n')
 }
 
 /**
  * A browser test that hangs on an await with no timeout of its own (evaluate, the mouse, a
  * context's close) ends in japa's bare "Test timeout", which names neither the line nor the page.
  * Ten seconds before that, this closes the browser's contexts with a reason that lists the open
- * pages: the pending call then fails at its own line, and says where the pages were.
+ * pages: the pending call then fails at its own line, and says where the pages were. A failed
+ * test (a wait run out included) prints where its pages and the app were (testReport).
  */
 export function failHangsAtTheirLine(group: Group, browser: () => Browser | undefined) {
   group.each.setup((test) => {
+    watched = []
+    loopDelay.reset()
+    loopDelay.enable()
     const timeout = test.options.timeout
-    if (!timeout || timeout < 20_000) return
-    const timer = setTimeout(() => {
-      const contexts = browser()?.contexts() ?? []
-      const pages = contexts.flatMap((context) => context.pages().map((page) => page.url()))
-      const reason = `still running ${timeout / 1000 - 10} s in; pages open: ${pages.join(', ') || 'none'}`
-      console.error(`  hang: ${reason}`)
-      // A wait no page can end (a statement waiting on a lock) shows in PostgreSQL's activity.
-      if (env.get('DB_CONNECTION') === 'pg') printPgActivity().catch(() => {})
-      for (const context of contexts) context.close({ reason }).catch(() => {})
-    }, timeout - 10_000)
-    return () => clearTimeout(timer)
+    const timer =
+      timeout && timeout >= 20_000
+        ? setTimeout(async () => {
+            const contexts = browser()?.contexts() ?? []
+            const pages = contexts.flatMap((context) => context.pages().map((page) => page.url()))
+            const reason = `still running ${timeout / 1000 - 10} s in; pages open: ${pages.join(', ') || 'none'}`
+            console.error(`  hang: ${reason}\n${await testReport()}`)
+            // A wait no page can end (a statement waiting on a lock) shows in PostgreSQL's activity.
+            if (env.get('DB_CONNECTION') === 'pg') printPgActivity().catch(() => {})
+            for (const context of contexts) context.close({ reason }).catch(() => {})
+          }, timeout - 10_000)
+        : undefined
+    return async (hasError: boolean) => {
+      clearTimeout(timer)
+      if (hasError) console.error(`  failed: ${test.title}\n${await testReport()}`)
+      loopDelay.disable()
+    }
   })
 }
 

@@ -37,6 +37,7 @@ import {
   humanDrag,
   launchChromium,
   openAs,
+  signOutForgettingDevice,
   virtualAuthenticator,
 } from '#tests/helpers/browser'
 import { startConsoleServer, type ConsoleServer } from '#tests/helpers/console_server'
@@ -947,9 +948,7 @@ test.group('Console in Chromium', (group) => {
     assert.lengthOf(await devicesOfAdmin(), 1)
 
     // Signing out forgetting the device: revoked on the server, dropped in the browser.
-    await page.getByRole('button', { name: 'Profile' }).click()
-    await page.getByRole('menuitem', { name: 'Sign out and forget this device' }).click()
-    await page.waitForURL(/#\/login/)
+    await signOutForgettingDevice(page)
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
     assert.isNull(await deviceToken())
     assert.lengthOf(await devicesOfAdmin(), 0)
@@ -1542,9 +1541,7 @@ test.group('Console in Chromium', (group) => {
       // The account at its ceiling, and this browser no longer a known device (its token would
       // pass): the password alone is refused, the page offers the passkey, which (with a fresh
       // slider and the password) signs in.
-      await page.getByRole('button', { name: 'Profile' }).click()
-      await page.getByRole('menuitem', { name: 'Sign out and forget this device' }).click()
-      await page.waitForURL(/#\/login/)
+      await signOutForgettingDevice(page)
       for (let i = 0; i < adminAuthConfig.limits.loginAccountCap; i++) {
         await consume(ceilingKey('keyholder'))
       }
@@ -1604,9 +1601,7 @@ test.group('Console in Chromium', (group) => {
           .outcome
       /** Signed out, this browser forgotten: the login page alone, nothing typed. */
       const toLoginPage = async () => {
-        await page.getByRole('button', { name: 'Profile' }).click()
-        await page.getByRole('menuitem', { name: 'Sign out and forget this device' }).click()
-        await page.waitForURL(/#\/login/)
+        await signOutForgettingDevice(page)
         await page.goto('about:blank')
         passkeyRequests.length = 0
         await page.goto(`${base}/#/login`)

@@ -171,6 +171,19 @@ async function testReport() {
 }
 
 /**
+ * The user menu's "Sign out and forget this device", until the console has reloaded on its login
+ * page (authProvider.logout sets `#/login`, then reloads): a navigation started before that
+ * reload is interrupted by it.
+ */
+export async function signOutForgettingDevice(page: Page) {
+  await page.getByRole('button', { name: 'Profile' }).click()
+  const reloaded = page.waitForEvent('load')
+  await page.getByRole('menuitem', { name: 'Sign out and forget this device' }).click()
+  await reloaded
+  await page.waitForURL(/#\/login/)
+}
+
+/**
  * A browser test that hangs on an await with no timeout of its own (evaluate, the mouse, a
  * context's close) ends in japa's bare "Test timeout", which names neither the line nor the page.
  * Ten seconds before that, this closes the browser's contexts with a reason that lists the open

@@ -20,6 +20,11 @@ const contractResponse = (status: number, reason: string, code: string, message:
 }
 
 export function createApiServer(handler: (req: IncomingMessage, res: ServerResponse) => any) {
+  // Node 24.22 cuts small buffers from a 64 KiB slab (8 KiB before; nodejs/node#63597). pg takes
+  // 256 bytes of it per statement, so under load a slab outlived two scavenges and was promoted:
+  // 64 KiB of dead external memory until a full collection (docs/performance.md, "What fills the
+  // old space under load"). An 8 KiB slab is spent before the next scavenge.
+  Buffer.poolSize = 8 * 1024
   const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 30_000 }, (req, res) => {
     // Before AdonisJS reads it: a client's X-Request-Id only through a trusted proxy.
     sanitizeRequestId(req)

@@ -1,9 +1,6 @@
 import { test } from '@japa/runner'
-import { Agent, get } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import v8 from 'node:v8'
-import vm from 'node:vm'
 import { createApiServer } from '#start/http_server'
+import { exposedGc, keepAliveClients } from '#tests/helpers/keep_alive_load'
 
 /*
 | The process's buffer pool (set in start/http_server.ts) under keep-alive load: small buffers are
@@ -12,8 +9,7 @@ import { createApiServer } from '#start/http_server'
 */
 test.group('Buffer pool under load', () => {
   test('leaves no dead slabs behind requests that take a small buffer each', async ({ assert }) => {
-    v8.setFlagsFromString('--expose-gc')
-    const gc = vm.runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void
+    const gc = exposedGc()
     let served = 0
     const server = createApiServer((_request, response) => {
       // The 256 bytes pg-protocol's writer takes from the pool after each message it writes (a
@@ -24,23 +20,10 @@ test.group('Buffer pool under load', () => {
       if (++served % 100 === 0) gc({ type: 'minor' })
       response.end(String(message.length))
     })
-    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
-    const { port } = server.address() as AddressInfo
-    const agent = new Agent({ keepAlive: true, maxSockets: 10 })
-    const request = () =>
-      new Promise<string>((answered, failed) =>
-        get({ host: '127.0.0.1', port, path: '/', agent }, (response) => {
-          let body = ''
-          response.on('data', (chunk) => (body += chunk))
-          response.on('end', () => answered(body))
-        }).on('error', failed)
-      )
-    const tenClients = (each: number) =>
-      Promise.all(
-        Array.from({ length: 10 }, async () => {
-          for (let i = 0; i < each; i++) assert.equal(await request(), '256')
-        })
-      )
+    const { load, close } = await keepAliveClients(server)
+    const tenClients = async (each: number) => {
+      for (const body of await load(each)) assert.equal(body, '256')
+    }
     try {
       await tenClients(100)
       gc()
@@ -51,8 +34,7 @@ test.group('Buffer pool under load', () => {
       // Node 24.22's 64 KiB slabs: every one promoted, 1.2 MB here; 8 KiB ones die young.
       assert.isBelow(process.memoryUsage().arrayBuffers - before, 256 * 1024)
     } finally {
-      agent.destroy()
-      await new Promise((closed) => server.close(closed))
+      await close()
     }
   })
 })

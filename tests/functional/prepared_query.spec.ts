@@ -1,10 +1,9 @@
 import { test } from '@japa/runner'
-import { Agent, type Server, createServer, get } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer } from 'node:http'
 import v8 from 'node:v8'
-import vm from 'node:vm'
 import db from '@adonisjs/lucid/services/db'
 import { preparedQuery } from '#core/prepared_query'
+import { exposedGc, keepAliveClients } from '#tests/helpers/keep_alive_load'
 
 /*
 | preparedQuery (app/core/prepared_query.ts) under the load it meets in production: requests on
@@ -16,10 +15,9 @@ test.group('preparedQuery under concurrent requests', () => {
     // With pg's promise API every query's objects, and the request awaiting them, were promoted
     // to the old generation, which only a full collection frees: 6 MB here, what filled the
     // server's old space on /me (docs/performance.md, "What fills the old space under load").
-    v8.setFlagsFromString('--expose-gc')
-    const gc = vm.runInNewContext('gc') as () => void
+    const gc = exposedGc()
     let statement = true
-    const server: Server = createServer(async (_request, response) => {
+    const server = createServer(async (_request, response) => {
       // A request's own objects, alive until its statement is back.
       const held = Array.from({ length: 300 }, (_, index) => ({ index }))
       if (!statement) {
@@ -29,24 +27,9 @@ test.group('preparedQuery under concurrent requests', () => {
       const [row] = await preparedQuery<{ n: number }>('SELECT ? + 0 AS n', [held.length])
       response.end(String(row.n))
     })
-    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
-    const { port } = server.address() as AddressInfo
-    const agent = new Agent({ keepAlive: true, maxSockets: 10 })
-    const request = () =>
-      new Promise<string>((answered, failed) =>
-        get({ host: '127.0.0.1', port, path: '/', agent }, (response) => {
-          let body = ''
-          response.on('data', (chunk) => (body += chunk))
-          response.on('end', () => answered(body))
-        }).on('error', failed)
-      )
+    const { load, close } = await keepAliveClients(server)
     const answers = new Set<string>()
-    const tenClients = (each: number) =>
-      Promise.all(
-        Array.from({ length: 10 }, async () => {
-          for (let i = 0; i < each; i++) answers.add(await request())
-        })
-      )
+    const tenClients = async (each: number) => (await load(each)).forEach((a) => answers.add(a))
     const oldSpaceUsed = () =>
       v8.getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!.space_used_size
     try {
@@ -66,8 +49,7 @@ test.group('preparedQuery under concurrent requests', () => {
       assert.isBelow(withStatement - withoutStatement, 1024 * 1024)
       assert.deepEqual([...answers], ['300'])
     } finally {
-      agent.destroy()
-      await new Promise((closed) => server.close(closed))
+      await close()
     }
   }).skip(db.connection().dialect.name !== 'postgres', 'PostgreSQL only')
 })

@@ -14,6 +14,7 @@ import { sessionToken } from '#tests/helpers/auth'
 import pg from 'pg'
 import env from '#start/env'
 import { pgConnection } from '#tests/helpers/pg_database'
+import { until } from '#tests/helpers/until'
 
 /** Debian's Chromium (apt install chromium); playwright-core drives it, no browser download. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -103,18 +104,16 @@ export async function apiSettled(page: Page, { quietMs = 500, timeout = 15_000 }
   const seen = watched.find((entry) => entry.context === page.context())
   if (!seen) throw new Error('apiSettled: a page of a context from launchChromium only')
   const api = () => seen.log.filter((e) => e.path.startsWith('/api/'))
-  const deadline = Date.now() + timeout
-  for (;;) {
-    const exchanges = api()
-    const open = exchanges.filter((e) => e.ms === undefined)
-    const last = Math.max(0, ...exchanges.map((e) => e.at + (e.ms ?? 0)))
-    if (!open.length && Date.now() - last >= quietMs) return
-    if (Date.now() > deadline) {
-      const paths = open.map((e) => `${e.method} ${e.path}`).join(', ')
-      throw new Error(`apiSettled: ${timeout} ms; still open: ${paths || 'none (still busy)'}`)
-    }
-    await sleep(100)
-  }
+  const open = () => api().filter((e) => e.ms === undefined)
+  const quiet = () =>
+    !open().length && Date.now() - Math.max(0, ...api().map((e) => e.at + e.ms!)) >= quietMs
+  await until("the page's /api requests to settle", quiet, {
+    timeoutMs: timeout,
+    everyMs: 100,
+  }).catch((error: Error) => {
+    const paths = open().map((e) => `${e.method} ${e.path}`)
+    throw new Error(`${error.message}; still open: ${paths.join(', ') || 'none (still busy)'}`)
+  })
 }
 
 /** The event loop's longest stall in the current test: the app and its tests share it. */

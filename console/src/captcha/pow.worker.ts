@@ -45,7 +45,7 @@ async function withWasmMemory<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work()
     } catch (error) {
-      if (!(error instanceof RangeError)) throw error
+      if (!(error instanceof RangeError && /memory/i.test(error.message))) throw error
       await new Promise((resolve) => setTimeout(resolve, pause))
     }
   }
